@@ -1,0 +1,461 @@
+"""MCS action semantics: parameter checks, target resolution, return statuses and their effects."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from mcs_plugin.mcs import Action, ReturnStatus
+from mcs_plugin.sim.camera import pixel_ray
+from mcs_plugin.sim.coords import unity_euler_to_mj_matrix, yaw_forward_mj, yaw_right_mj
+from mcs_plugin.sim.observation import MAX_VISIBLE_DISTANCE
+from mcs_plugin.sim.performer import (
+    CAMERA_FIELD_OF_VIEW, CRAWLING, LYING, MOVE_DIRECTIONS, PERFORMER_REACH, ROTATE_DEGREES, STANDING, Performer,
+)
+from mcs_plugin.sim.world import World, SimObject
+
+S = ReturnStatus
+HELD_AHEAD = 0.24  # a held object's near face sits this far ahead of the camera
+HELD_BELOW = 0.08  # and its top this far below the camera
+THROW_SPEED = 8.0  # m/s at force 1
+PUSH_IMPULSE = 5.0  # N*s at force 1
+TORQUE_IMPULSE = 2.0  # N*m*s at force 1
+ROTATE_OBJECT_DEGREES = 5.0
+MOVE_OBJECT_DISTANCE = 0.1
+# Actions whose target is an object in the world, and the type check each applies.
+_MOVES_OBJECT = {Action.PUSH_OBJECT, Action.PULL_OBJECT, Action.TORQUE_OBJECT, Action.ROTATE_OBJECT, Action.MOVE_OBJECT}
+
+
+@dataclass
+class Outcome:
+    """What an action did: its status and the ids it resolved."""
+
+    status: ReturnStatus
+    resolved_object: str | None = None
+    resolved_receptacle: str | None = None
+    black_frame: bool = False
+
+
+def _float(params: dict, key: str, default: float, low: float, high: float) -> float:
+    """A numeric parameter in [low, high], or ValueError saying what was wrong."""
+    value = params.get(key, default)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"parameter {key}={value!r} must be a number in [{low}, {high}]") from None
+    if not low <= number <= high or math.isnan(number):
+        raise ValueError(f"parameter {key}={value!r} is out of range [{low}, {high}]")
+    return number
+
+
+def _choice(params: dict, key: str, default: int) -> int:
+    value = _float(params, key, default, -1, 1)
+    if value not in (-1.0, 0.0, 1.0):
+        raise ValueError(f"parameter {key}={params[key]!r} must be -1, 0 or 1")
+    return int(value)
+
+
+def _bool(params: dict, key: str, default: bool) -> bool:
+    value = params.get(key, default)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise ValueError(f"parameter {key}={value!r} must be true or false")
+
+
+class ActionRunner:
+    """Carries out one MCS action on a world and a performer and says how it went."""
+
+    def __init__(self, world: World, performer: Performer, width: int, height: int, restrict_open: str | None = None):
+        self.world = world
+        self.performer = performer
+        self.width = width
+        self.height = height
+        self.held: list[SimObject] = []
+        self.max_held = 1
+        self.noise: Callable[[], float] = lambda: 0.0
+        self.visible: Callable[[], dict[str, float]] = lambda: {}
+        self.restrict_open = restrict_open  # None, "doors" or "objects": only one may ever be opened
+        self._opened_once: set[str] = set()
+        self.hidden_params: dict = {}
+        self._handlers: dict[str, Callable[[dict], Outcome]] = {
+            Action.MOVE_AHEAD: self._move, Action.MOVE_BACK: self._move, Action.MOVE_LEFT: self._move,
+            Action.MOVE_RIGHT: self._move, Action.ROTATE_LEFT: self._rotate, Action.ROTATE_RIGHT: self._rotate,
+            Action.LOOK_UP: self._look, Action.LOOK_DOWN: self._look, Action.ROTATE_LOOK: self._rotate_look,
+            Action.PICKUP_OBJECT: self._pickup, Action.PUT_OBJECT: self._put, Action.DROP_OBJECT: self._drop,
+            Action.THROW_OBJECT: self._throw, Action.PUSH_OBJECT: self._push_pull, Action.PULL_OBJECT: self._push_pull,
+            Action.TORQUE_OBJECT: self._torque, Action.ROTATE_OBJECT: self._rotate_object,
+            Action.MOVE_OBJECT: self._move_object, Action.OPEN_OBJECT: self._open_close,
+            Action.CLOSE_OBJECT: self._open_close, Action.INTERACT_WITH_AGENT: self._interact,
+            Action.CRAWL: self._pose, Action.LIE_DOWN: self._pose, Action.STAND: self._pose,
+            Action.END_HABITUATION: self._end_habituation, Action.PASS: lambda p: Outcome(S.SUCCESSFUL),
+        }
+        self._action = ""
+
+    def supports(self, action: str) -> bool:
+        """Whether this runner knows the action."""
+        return action in self._handlers
+
+    def validate(self, action: str, params: dict) -> None:
+        """Raise ValueError for a parameter MCS rejects before running (ranges, types, coordinates)."""
+        if "amount" in params:
+            _float(params, "amount", 1.0, 0.0, 1.0)
+        if "force" in params:
+            low = -1.0 if action == Action.TORQUE_OBJECT else 0.0
+            _float(params, "force", 0.5, low, 1.0)
+        if "lateral" in params:
+            _choice(params, "lateral", 0)
+        if "straight" in params:
+            _choice(params, "straight", 1)
+        if "clockwise" in params:
+            _bool(params, "clockwise", True)
+        for prefix in ("object", "receptacleObject"):
+            for axis, limit in (("X", self.width), ("Y", self.height)):
+                key = f"{prefix}ImageCoords{axis}"
+                if key in params:
+                    value = _float(params, key, 0, -math.inf, math.inf)
+                    if not 0 <= int(value) < limit:
+                        raise ValueError(f"parameter {key}={params[key]!r} is outside the image (0..{limit - 1})")
+
+    def run(self, action: str, params: dict) -> Outcome:
+        """Carry out an action (already validated) and report its outcome."""
+        self._action = action
+        return self._handlers[action](params)
+
+    # -- helpers ------------------------------------------------------------------------------------
+    def _camera(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        forward, up = self.performer.camera_axes()
+        return self.performer.camera_mj(), forward, up
+
+    def _ray_from_params(self, params: dict, prefix: str) -> np.ndarray | None:
+        """A world ray direction from image coordinates or a camera-frame direction, if given."""
+        cam, forward, up = self._camera()
+        x_key, y_key = f"{prefix}ImageCoordsX", f"{prefix}ImageCoordsY"
+        if x_key in params or y_key in params:
+            px = int(float(params.get(x_key, 0))) + 0.5
+            py = int(float(params.get(y_key, 0))) + 0.5
+            return pixel_ray(px, py, self.width, self.height, CAMERA_FIELD_OF_VIEW, forward, up)
+        dir_keys = [f"{prefix}Direction{a}" for a in "XYZ"]
+        if any(k in params for k in dir_keys):
+            dx, dy, dz = (float(params.get(k, 0.0)) for k in dir_keys)
+            right = np.cross(forward, up)
+            direction = right * dx + up * dy + forward * dz
+            norm = np.linalg.norm(direction)
+            if norm < 1e-9:
+                raise ValueError(f"{prefix}Direction must not be the zero vector")
+            return direction / norm
+        return None
+
+    def resolve(self, params: dict, prefix: str = "object") -> tuple[SimObject | None, ReturnStatus | None, float, np.ndarray | None]:
+        """The object a parameter set points at: (object, failure status or None, distance, hit point)."""
+        object_id = params.get(f"{prefix}Id")
+        cam = self.performer.camera_mj()
+        if object_id is not None:
+            obj = self.world.by_id.get(str(object_id))
+            if obj is None or (not obj.present and not obj.held):
+                return None, S.NOT_OBJECT, math.inf, None
+            if obj.held:
+                return obj, None, 0.0, None
+            if obj.id not in self.visible():
+                return obj, S.NOT_VISIBLE, math.inf, None
+            return obj, None, self.world.distance_to(obj, cam), None
+        direction = self._ray_from_params(params, prefix)
+        if direction is None:
+            raise ValueError(f"{self._action} needs {prefix}Id or {prefix}ImageCoordsX/Y")
+        geom, dist = self.world.ray(cam, direction)
+        if geom < 0 or dist > MAX_VISIBLE_DISTANCE:
+            return None, S.NOT_OBJECT, math.inf, None
+        obj = self.world.owner(geom)
+        if obj is None:
+            return None, S.NOT_INTERACTABLE, dist, None
+        return obj, None, self.world.distance_to(obj, cam), cam + direction * dist
+
+    def _target(self, params: dict, prefix: str = "object") -> tuple[SimObject | None, Outcome | None, np.ndarray | None]:
+        """Resolve a target and apply MCS's precedence: NOT_OBJECT, NOT_VISIBLE, OUT_OF_REACH."""
+        obj, failure, dist, hit = self.resolve(params, prefix)
+        resolved = obj.id if obj is not None else None
+        if failure is not None:
+            return obj, Outcome(failure, resolved_object=resolved), hit
+        if dist > PERFORMER_REACH + 1e-6:
+            return obj, Outcome(S.OUT_OF_REACH, resolved_object=resolved), hit
+        return obj, None, hit
+
+    def _held_object(self, params: dict) -> tuple[SimObject | None, ReturnStatus | None]:
+        object_id = params.get("objectId")
+        if object_id is None:
+            return (self.held[0], None) if self.held else (None, S.NOT_HELD)
+        obj = self.world.by_id.get(str(object_id))
+        if obj is None:
+            return None, S.NOT_OBJECT
+        return (obj, None) if obj.held else (None, S.NOT_HELD)
+
+    def hold_pose(self, obj: SimObject) -> None:
+        """Place a held object ahead of and below the camera, as MCS shows held objects."""
+        performer = self.performer
+        forward = yaw_forward_mj(performer.yaw)
+        centre = performer.camera_mj() + forward * (obj.size[2] / 2.0 + HELD_AHEAD)
+        centre[2] = performer.camera_height - (obj.size[1] / 2.0 + HELD_BELOW)
+        mat = self.world.body_mat(obj).copy()
+        self.world.set_pose(obj, centre - mat @ obj.bounds_center[[0, 2, 1]], mat)
+
+    def update_held(self) -> None:
+        """Keep held objects with the performer (after moves and physics)."""
+        for obj in self.held:
+            self.hold_pose(obj)
+
+    def _release(self, obj: SimObject) -> None:
+        obj.held = False
+        self.held.remove(obj)
+        self.world.set_present(obj, True)
+
+    # -- navigation ---------------------------------------------------------------------------------
+    def _move(self, params: dict) -> Outcome:
+        if not self.performer.move(self.world, self._action, scale=1.0 + self.noise()):
+            return Outcome(S.OBSTRUCTED)
+        self.update_held()
+        return Outcome(S.SUCCESSFUL)
+
+    def _rotate(self, params: dict) -> Outcome:
+        sign = 1.0 if self._action == Action.ROTATE_RIGHT else -1.0
+        self.performer.rotate(sign * ROTATE_DEGREES * (1.0 + self.noise()))
+        self.update_held()
+        return Outcome(S.SUCCESSFUL)
+
+    def _look(self, params: dict) -> Outcome:
+        sign = 1.0 if self._action == Action.LOOK_DOWN else -1.0
+        if not self.performer.look(sign * ROTATE_DEGREES * (1.0 + self.noise())):
+            return Outcome(S.CANNOT_ROTATE)
+        return Outcome(S.SUCCESSFUL)
+
+    def _rotate_look(self, params: dict) -> Outcome:
+        """Seed 002 RotateLook: invalid rotation/horizon values become 0."""
+        status = S.SUCCESSFUL
+        values = []
+        for key, limit in (("rotation", 360.0), ("horizon", 180.0)):
+            try:
+                value = float(params.get(key, 0.0))
+            except (TypeError, ValueError):
+                value = math.nan
+            if not -limit <= value <= limit:
+                value, status = 0.0, S.SUCCESSFUL_WITH_INVALID_PARAMETERS
+            values.append(value)
+        self.performer.rotate(values[0])
+        self.performer.tilt = max(-90.0, min(90.0, self.performer.tilt + values[1]))
+        self.update_held()
+        return Outcome(status)
+
+    def _pose(self, params: dict) -> Outcome:
+        performer = self.performer
+        if self._action == Action.STAND:
+            if performer.pose == LYING:
+                return Outcome(S.WRONG_POSE)
+            target = STANDING
+        elif self._action == Action.CRAWL:
+            target = CRAWLING
+        else:
+            target = LYING
+        status = S.SUCCESSFUL
+        if self._action == Action.LIE_DOWN and "rotation" in params:
+            try:
+                rotation = float(params["rotation"])
+            except (TypeError, ValueError):
+                rotation = math.nan
+            if not -360.0 <= rotation <= 360.0:
+                rotation, status = 0.0, S.SUCCESSFUL_WITH_INVALID_PARAMETERS
+            performer.rotate(rotation)
+        if not performer.change_pose(self.world, target):
+            return Outcome(S.OBSTRUCTED)
+        self.update_held()
+        return Outcome(status)
+
+    def _end_habituation(self, params: dict) -> Outcome:
+        hidden = {**self.hidden_params, **params}
+        performer = self.performer
+        performer.x = float(hidden.get("xPosition", performer.x))
+        performer.z = float(hidden.get("zPosition", performer.z))
+        performer.yaw = float(hidden.get("yRotation", performer.yaw)) % 360.0
+        performer.place_capsule(self.world, performer.x, performer.z)
+        for obj in self.world.objects:
+            if obj.dynamic and obj.present:
+                self.world.set_velocity(obj, np.zeros(3), np.zeros(3))
+        self.update_held()
+        return Outcome(S.SUCCESSFUL, black_frame=True)
+
+    # -- object interactions ------------------------------------------------------------------------
+    def _pickup(self, params: dict) -> Outcome:
+        obj, failure, _ = self._target(params)
+        if failure is not None:
+            return failure
+        outcome = Outcome(S.SUCCESSFUL, resolved_object=obj.id)
+        if obj.held:
+            return outcome
+        if not obj.pickupable or not obj.dynamic:
+            outcome.status = S.NOT_PICKUPABLE
+            return outcome
+        if self.max_held and len(self.held) >= self.max_held:
+            outcome.status = S.HAND_IS_FULL
+            return outcome
+        obj.held = obj.was_picked_up = True
+        self.held.append(obj)
+        self.world.set_present(obj, False)
+        self.hold_pose(obj)
+        return outcome
+
+    def _put(self, params: dict) -> Outcome:
+        obj, failure = self._held_object(params)
+        if failure is not None:
+            return Outcome(failure)
+        receptacle, failed, hit = self._target(params, prefix="receptacleObject")
+        if failed is not None:
+            return Outcome(failed.status, resolved_object=obj.id, resolved_receptacle=failed.resolved_object)
+        outcome = Outcome(S.SUCCESSFUL, resolved_object=obj.id, resolved_receptacle=receptacle.id)
+        if not receptacle.receptacle:
+            outcome.status = S.NOT_RECEPTACLE
+            return outcome
+        if receptacle.openable and not receptacle.is_open and receptacle.lid_geom_ids:
+            outcome.status = S.OBSTRUCTED
+            return outcome
+        if not self._place_on(obj, receptacle, hit):
+            outcome.status = S.OBSTRUCTED
+            return outcome
+        return outcome
+
+    def _place_on(self, obj: SimObject, receptacle: SimObject, hit: np.ndarray | None) -> bool:
+        """Set a held object down on a receptacle's surface (at the hit point or its centre)."""
+        world = self.world
+        spot = hit if hit is not None else world.center(receptacle)
+        top = world.world_bounds(receptacle)[:, 2].max()
+        geom, dist = world.ray(np.array([spot[0], spot[1], top + 0.5]), np.array([0.0, 0.0, -1.0]))
+        surface = top + 0.5 - dist if geom >= 0 and world.owner(geom) is receptacle else top
+        mat = world.body_mat(obj).copy()
+        local_centre = mat @ obj.bounds_center[[0, 2, 1]]
+        centre = np.array([spot[0], spot[1], surface + obj.size[1] / 2.0 + 0.002])
+        self._release(obj)
+        world.set_pose(obj, centre - local_centre, mat)
+        world.forward()
+        return True
+
+    def _drop(self, params: dict) -> Outcome:
+        obj, failure = self._held_object(params)
+        if failure is not None:
+            return Outcome(failure)
+        self._release(obj)
+        return Outcome(S.SUCCESSFUL, resolved_object=obj.id)
+
+    def _throw(self, params: dict) -> Outcome:
+        obj, failure = self._held_object(params)
+        if failure is not None:
+            return Outcome(failure)
+        force = _float(params, "force", 0.5, 0.0, 1.0)
+        direction = self._ray_from_params(params, "object")
+        if direction is None:
+            direction = self.performer.camera_axes()[0]
+        self._release(obj)
+        self.world.set_velocity(obj, direction * THROW_SPEED * force)
+        return Outcome(S.SUCCESSFUL, resolved_object=obj.id)
+
+    def _moveable_target(self, params: dict) -> tuple[SimObject | None, Outcome]:
+        obj, failure, _ = self._target(params)
+        if failure is not None:
+            return None, failure
+        outcome = Outcome(S.SUCCESSFUL, resolved_object=obj.id)
+        if not (obj.moveable and obj.dynamic) or obj.is_agent:
+            outcome.status = S.NOT_MOVEABLE
+            return None, outcome
+        return obj, outcome
+
+    def _push_pull(self, params: dict) -> Outcome:
+        if self.held and params.get("objectId") in {o.id for o in self.held}:
+            return self._throw(params)
+        obj, outcome = self._moveable_target(params)
+        if obj is None:
+            return outcome
+        force = _float(params, "force", 0.5, 0.0, 1.0)
+        away = self.world.center(obj) - self.performer.camera_mj()
+        away[2] = 0.0
+        norm = np.linalg.norm(away)
+        away = away / norm if norm > 1e-9 else yaw_forward_mj(self.performer.yaw)
+        sign = 1.0 if self._action == Action.PUSH_OBJECT else -1.0
+        self.world.set_velocity(obj, sign * away * PUSH_IMPULSE * force / max(obj.mass, 1e-3))
+        return outcome
+
+    def _torque(self, params: dict) -> Outcome:
+        obj, outcome = self._moveable_target(params)
+        if obj is None:
+            return outcome
+        force = _float(params, "force", 0.5, -1.0, 1.0)
+        # Positive force turns the object clockwise seen from above (negative about MuJoCo +z).
+        spin = -force * TORQUE_IMPULSE / max(obj.mass, 1e-3)
+        self.world.set_velocity(obj, self.world.data.qvel[obj.qvel_adr : obj.qvel_adr + 3].copy(), np.array([0, 0, spin]))
+        return outcome
+
+    def _kinematic_shift(self, obj: SimObject, offset: np.ndarray, yaw_deg: float) -> bool:
+        """Move and turn an object if it does not run into anything; False (unchanged) otherwise."""
+        world = self.world
+        pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
+        turn = unity_euler_to_mj_matrix(0.0, yaw_deg, 0.0)
+        centre = world.center(obj)
+        new_mat = turn @ mat
+        new_pos = centre + offset + turn @ (pos - centre)
+        world.set_pose(obj, new_pos, new_mat)
+        world.forward()
+        blocked = any(world.collides(g, ignore=obj.geom_ids, margin=-0.005) for g in obj.geom_ids)
+        if blocked:
+            world.set_pose(obj, pos, mat)
+            world.forward()
+        return not blocked
+
+    def _rotate_object(self, params: dict) -> Outcome:
+        obj, outcome = self._moveable_target(params)
+        if obj is None:
+            return outcome
+        clockwise = _bool(params, "clockwise", True)
+        degrees = ROTATE_OBJECT_DEGREES if clockwise else -ROTATE_OBJECT_DEGREES
+        if not self._kinematic_shift(obj, np.zeros(3), degrees):
+            outcome.status = S.OBSTRUCTED
+        return outcome
+
+    def _move_object(self, params: dict) -> Outcome:
+        obj, outcome = self._moveable_target(params)
+        if obj is None:
+            return outcome
+        lateral = _choice(params, "lateral", 0)
+        straight = _choice(params, "straight", 0 if "lateral" in params and "straight" not in params else 1)
+        yaw = self.performer.yaw
+        offset = MOVE_OBJECT_DISTANCE * (straight * yaw_forward_mj(yaw) + lateral * yaw_right_mj(yaw))
+        if not self._kinematic_shift(obj, offset, 0.0):
+            outcome.status = S.OBSTRUCTED
+        return outcome
+
+    def _open_close(self, params: dict) -> Outcome:
+        obj, failure, _ = self._target(params)
+        if failure is not None:
+            return failure
+        outcome = Outcome(S.SUCCESSFUL, resolved_object=obj.id)
+        opening = self._action == Action.OPEN_OBJECT
+        if not obj.openable:
+            outcome.status = S.NOT_OPENABLE
+        elif opening and obj.locked:
+            outcome.status = S.IS_LOCKED
+        elif opening and obj.is_open:
+            outcome.status = S.IS_OPENED_COMPLETELY
+        elif not opening and not obj.is_open:
+            outcome.status = S.IS_CLOSED_COMPLETELY
+        elif opening and self.restrict_open and self._opened_once and obj.id not in self._opened_once:
+            outcome.status = S.IS_LOCKED
+        else:
+            if opening:
+                self._opened_once.add(obj.id)
+            self.world.set_open(obj, opening)
+        return outcome
+
+    def _interact(self, params: dict) -> Outcome:
+        obj, failure, _ = self._target(params)
+        if failure is not None:
+            return failure
+        status = S.SUCCESSFUL if obj.is_agent else S.NOT_AGENT
+        return Outcome(status, resolved_object=obj.id)

@@ -1,0 +1,32 @@
+"""Pinhole camera geometry shared by rendering, image-coordinate targeting and visibility."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def focal_length(height: int, fov_y: float) -> float:
+    """Focal length in pixels of a vertical field of view (degrees) for an image height."""
+    return (height / 2.0) / math.tan(math.radians(fov_y) / 2.0)
+
+
+def pixel_ray(px: float, py: float, width: int, height: int, fov_y: float, forward: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """Unit world direction through image point (px right, py down, origin top-left corner)."""
+    f = focal_length(height, fov_y)
+    right = np.cross(forward, up)
+    direction = forward * f + right * (px - width / 2.0) - up * (py - height / 2.0)
+    return direction / np.linalg.norm(direction)
+
+
+def project(points: np.ndarray, cam_pos: np.ndarray, forward: np.ndarray, up: np.ndarray, width: int, height: int, fov_y: float) -> tuple[np.ndarray, np.ndarray]:
+    """Image coordinates (N, 2) of world points and their depth along the viewing axis (N,)."""
+    rel = np.asarray(points, float) - cam_pos
+    right = np.cross(forward, up)
+    depth = rel @ forward
+    f = focal_length(height, fov_y)
+    safe = np.where(depth > 1e-9, depth, 1e-9)
+    px = width / 2.0 + f * (rel @ right) / safe
+    py = height / 2.0 - f * (rel @ up) / safe
+    return np.stack([px, py], axis=1), depth

@@ -67,6 +67,20 @@ def _bool(params: dict, key: str, default: bool) -> bool:
     raise ValueError(f"parameter {key}={value!r} must be true or false")
 
 
+def _lenient_angles(params: dict, keys: tuple[tuple[str, float], ...]) -> tuple[list[float], ReturnStatus]:
+    """Seed 002 angle parameters: a value outside [-limit, limit] (or not a number) becomes 0."""
+    status, values = S.SUCCESSFUL, []
+    for key, limit in keys:
+        try:
+            value = float(params.get(key, 0.0))
+        except (TypeError, ValueError):
+            value = math.nan
+        if not -limit <= value <= limit:
+            value, status = 0.0, S.SUCCESSFUL_WITH_INVALID_PARAMETERS
+        values.append(value)
+    return values, status
+
+
 class ActionRunner:
     """Carries out one MCS action on a world and a performer and says how it went."""
 
@@ -91,6 +105,7 @@ class ActionRunner:
             Action.TORQUE_OBJECT: self._torque, Action.ROTATE_OBJECT: self._rotate_object,
             Action.MOVE_OBJECT: self._move_object, Action.OPEN_OBJECT: self._open_close,
             Action.CLOSE_OBJECT: self._open_close, Action.INTERACT_WITH_AGENT: self._interact,
+            Action.ROTATE_OBJECT_IN_HAND: self._rotate_in_hand,
             Action.CRAWL: self._pose, Action.LIE_DOWN: self._pose, Action.STAND: self._pose,
             Action.END_HABITUATION: self._end_habituation, Action.PASS: lambda p: Outcome(S.SUCCESSFUL),
         }
@@ -233,18 +248,9 @@ class ActionRunner:
 
     def _rotate_look(self, params: dict) -> Outcome:
         """Seed 002 RotateLook: invalid rotation/horizon values become 0."""
-        status = S.SUCCESSFUL
-        values = []
-        for key, limit in (("rotation", 360.0), ("horizon", 180.0)):
-            try:
-                value = float(params.get(key, 0.0))
-            except (TypeError, ValueError):
-                value = math.nan
-            if not -limit <= value <= limit:
-                value, status = 0.0, S.SUCCESSFUL_WITH_INVALID_PARAMETERS
-            values.append(value)
-        self.performer.rotate(values[0])
-        self.performer.tilt = max(-90.0, min(90.0, self.performer.tilt + values[1]))
+        (rotation, horizon), status = _lenient_angles(params, (("rotation", 360.0), ("horizon", 180.0)))
+        self.performer.rotate(rotation)
+        self.performer.tilt = max(-90.0, min(90.0, self.performer.tilt + horizon))
         self.update_held()
         return Outcome(status)
 
@@ -259,13 +265,8 @@ class ActionRunner:
         else:
             target = LYING
         status = S.SUCCESSFUL
-        if self._action == Action.LIE_DOWN and "rotation" in params:
-            try:
-                rotation = float(params["rotation"])
-            except (TypeError, ValueError):
-                rotation = math.nan
-            if not -360.0 <= rotation <= 360.0:
-                rotation, status = 0.0, S.SUCCESSFUL_WITH_INVALID_PARAMETERS
+        if self._action == Action.LIE_DOWN:
+            (rotation,), status = _lenient_angles(params, (("rotation", 360.0),))
             performer.rotate(rotation)
         if not performer.change_pose(self.world, target):
             return Outcome(S.OBSTRUCTED)
@@ -452,6 +453,17 @@ class ActionRunner:
                 self._opened_once.add(obj.id)
             self.world.set_open(obj, opening)
         return outcome
+
+    def _rotate_in_hand(self, params: dict) -> Outcome:
+        """Seed 002 RotateObjectInHand: turn a held object by rotationX/Y/Z degrees."""
+        obj, failure = self._held_object(params)
+        if failure is not None:
+            return Outcome(failure)
+        angles, status = _lenient_angles(params, tuple((f"rotation{a}", 360.0) for a in "XYZ"))
+        mat = unity_euler_to_mj_matrix(*angles) @ self.world.body_mat(obj)
+        self.world.set_pose(obj, self.world.body_pos(obj).copy(), mat)
+        self.hold_pose(obj)
+        return Outcome(status, resolved_object=obj.id)
 
     def _interact(self, params: dict) -> Outcome:
         obj, failure, _ = self._target(params)

@@ -271,8 +271,8 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         rot = unity_euler_to_mj_matrix(*part.rotation)
         parts.append((part.kind, centre, size, rot, part.role))
         lo, hi = np.minimum(lo, centre - size / 2), np.maximum(hi, centre + size / 2)
-    structural = bool(obj.structure)
-    kinematic = bool(obj.kinematic)
+    structural = bool(obj.structure) or otype.is_structural_default
+    kinematic = bool(obj.kinematic) or otype.kinematic_default
     pickupable = _scene_flag(obj.pickupable, otype.pickupable)
     moveable = _scene_flag(obj.moveable, otype.moveable) or pickupable
     receptacle = _scene_flag(obj.receptacle, otype.receptacle)
@@ -443,7 +443,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         obj.body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, obj.id)
         first = model.body_geomadr[obj.body_id]
         obj.geom_ids = list(range(first, first + model.body_geomnum[obj.body_id]))
-        obj.lid_geom_ids = [g for g, part in zip(obj.geom_ids, spec.parts) if part[4] in ("lid", "door")]
+        obj.lid_geom_ids = [g for g, part in zip(obj.geom_ids, spec.parts) if part[4] in catalog.MOVING_ROLES]
         if obj.dynamic:
             joint = model.body_jntadr[obj.body_id]
             obj.qpos_adr, obj.qvel_adr = int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])

@@ -1,0 +1,1042 @@
+"""The MCS object catalog: every object type's size, mass, affordances, shape name and geometry.
+
+Source data: ``data/object_types.csv`` (478 types; columns from the MCS schema docs "Object List"
+and from the scene generator at scale 1), plus a few types the CSV lacks but MCS 0.7.4 scenes use
+(``door_4``, ``door_4b``, ``rotating_cog``, ``semi_sphere_with_base``, ``blob_NN_nose``).
+
+Frames and conventions (read this before using ``Part``)
+--------------------------------------------------------
+* Everything is in the object's **local MCS frame at scale 1**: metres, y up, +x right, +z forward
+  (the object's "front" faces +z at rotation 0: chests open toward +z, chair/sofa backs and bed
+  headboards are at -z, drawers slide out toward +z, doors swing toward +z).
+* The **origin is the object's position point** (``shows[].position``).  An object resting on the
+  floor has its origin ``position_y_on_floor`` above the floor, so its bounding box spans
+  ``x in [-sx/2, sx/2]``, ``y in [-position_y_on_floor, sy - position_y_on_floor]``,
+  ``z in [-sz/2, sz/2]`` (``ObjectType.bounds_min/bounds_max``; ``bounds_center`` is its centre).
+  E.g. ``soccer_ball``: origin at the ball's centre, 0.11 above the floor; ``table_1``: origin on
+  the floor, parts above it; primitives (``cube``...): origin at the centre (0.5 at scale 1).
+* Scene ``scale`` multiplies sizes *and* part centres component-wise (origin fixed).
+* The union of an object's parts (closed pose) fills its bounding box exactly, except agents
+  (whose torso/head stack is narrower than the 0.5 x 0.5 footprint in z).
+
+Part kinds (``Part.kind``)
+--------------------------
+``box``        box, full extents ``size``.
+``sphere``     sphere / **ellipsoid** when the three extents differ (MuJoCo ``ellipsoid``).
+``cylinder``   axis along local y, diameters ``size.x`` (x) and ``size.z`` (z) (elliptic if they differ).
+``cone``       circular base at local y = -h/2, apex at +h/2.
+``pyramid``    square base at -h/2, apex at +h/2.
+``square_frustum`` / ``circle_frustum``  base at -h/2, top (half the base width) at +h/2.
+``triangle_prism``  the MCS ``triangle`` (ramps): right-triangle cross-section in the y-z plane,
+               constant along x; bottom face at y = -h/2, vertical face at z = +d/2, slope rising
+               from the low edge (y=-h/2, z=-d/2) to the high edge (y=+h/2, z=+d/2) -> a ramp at
+               rotation 0 climbs toward +z (verified against IT 101 ramp/platform layouts).
+``double_cone``  two cones base to base (apexes at +-h/2, widest at y = 0).
+``semi_sphere``  hemisphere, flat face at -h/2, dome top at +h/2.
+Every kind except ``box``/``sphere`` is available as a unit convex solid via ``mesh_vertices(kind)``
+(also ``cylinder``/``sphere``/``box``, for callers that want meshes), so callers scale by ``size``.
+
+Part roles (``Part.role``)
+--------------------------
+Fixed parts: ``body`` ``wall`` ``floor`` ``top`` ``leg`` ``seat`` ``back`` ``arm`` ``base`` ``shelf``
+``side`` ``frame`` ``head``.  Moving parts: ``lid`` (the hinged top of an openable container),
+``door`` (a hinged door panel: door_4/4b, wardrobe) and ``drawer`` (sliding trays of
+changing_table).  Moving parts carry their fully-open pose as an axis-aligned box
+(``open_center``/``open_size``, may lie outside the closed bounds) and, for hinged ones, the hinge
+line (``hinge`` point + ``hinge_axis`` direction).  A closed container's lid/door closes it
+(objects put inside stay inside); with the lid removed or opened the inside can be seen/reached.
+``Part.name`` is the MCS child-component suffix (``<objectId>_<name>``) where MCS exposes one
+(changing_table ``drawer_top`` ...; bookcases ``bottom``, ``shelf_1`` ...; shelf_2 ``lower_shelf`` ...).
+Rotations: all parts have rotation (0, 0, 0) except ``letter_x``'s two bars (+-45 deg about z);
+Unity Euler degrees, R = Ry . Rx . Rz, and ``size`` is in the part's own (unrotated) frame.
+
+Data decisions (documented deviations from "gen dims, else doc size, else 1x1x1")
+-----------------------------------------------------------------------------------
+* Tools: size from the type name (W, 0.3, L) and origin at the centre (0.15 above the floor), not
+  the generator's 0.6-tall box (SPEC 3.1; IT tool scenes place tools at y = 0.15).
+  ``tool_hooked_W_x_L``: 3W x 0.3 x L, shaft (width W) along z on the +x side, crossbar (depth W)
+  across the +z end; ``tool_isosceles_W_x_L``: L x 0.3 x L, same layout (checked against IT 202 and
+  218: the ball sits beside the shaft, behind the crossbar).
+* Openable containers whose generator dims include the opened lid/doors (chest_2/3/8, suitcase_1,
+  changing_table, wardrobe) and rows with copy-paste generator dims (case_8, case_9,
+  bookcase_duplex_4_2) use the doc (closed) size.
+* Masses are the doc defaults except where IT outputs show Unity's real default (soccer_ball 1.0,
+  pacifier 0.125, separate_container 2.0, rotating_cog 10.0); ``*_static`` variants use their base
+  type's doc mass (IT 170: bowl_3_static reports 0.25).
+* ``changing_table`` and ``wardrobe`` are receptacles but NOT openable themselves (IT 154:
+  OpenObject on changing_table -> NOT_OPENABLE); their drawers/doors are the openable children.
+* ``separate_container`` is an open-topped box without a lid part: its lid is the separate ``lid``
+  object that snaps on via ``lidAttachment``.
+* Block ``*_cylinder`` types report shape ``blank block cylinder`` (IT outputs), not the CSV's "cube".
+* Types without any size in the data (deprecated box_2..4, cake, gift_box_1, painting_*, plant_*)
+  get rough guessed sizes (``_GUESSED_SIZES``); anything still without a size is 1 x 1 x 1.
+"""
+from __future__ import annotations
+
+import csv
+import difflib
+import functools
+import io
+import math
+import re
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+__all__ = [
+    "Part",
+    "ObjectType",
+    "UnknownObjectTypeError",
+    "PART_KINDS",
+    "MESH_KINDS",
+    "PART_ROLES",
+    "MOVING_ROLES",
+    "get_object_type",
+    "object_type_names",
+    "is_known_type",
+    "mesh_vertices",
+    "part_bounds",
+    "parse_tool_type",
+]
+
+Vec3 = tuple[float, float, float]
+
+PART_KINDS: tuple[str, ...] = (
+    "box", "sphere", "cylinder", "cone", "pyramid", "square_frustum", "circle_frustum",
+    "triangle_prism", "double_cone", "semi_sphere",
+)
+# Kinds that are not MuJoCo primitives and must be built from ``mesh_vertices``.
+MESH_KINDS: tuple[str, ...] = (
+    "cone", "pyramid", "square_frustum", "circle_frustum", "triangle_prism", "double_cone", "semi_sphere",
+)
+MOVING_ROLES: tuple[str, ...] = ("lid", "door", "drawer")
+PART_ROLES: tuple[str, ...] = (
+    "body", "wall", "floor", "top", "leg", "seat", "back", "arm", "base", "shelf", "side", "frame", "head",
+) + MOVING_ROLES
+
+
+@dataclass(frozen=True)
+class Part:
+    """One primitive of an object's shape, local MCS frame at scale 1, relative to the object's origin."""
+
+    kind: str
+    center: Vec3
+    size: Vec3  # full extents (x, y, z) in the part's own frame
+    role: str = "body"
+    rotation: Vec3 = (0.0, 0.0, 0.0)  # Unity Euler degrees
+    name: str = ""  # MCS child-component suffix, if any
+    open_center: Vec3 | None = None  # fully-open pose of a moving part (lid/door/drawer)
+    open_size: Vec3 | None = None
+    hinge: Vec3 | None = None  # a point on the hinge line (lid/door)
+    hinge_axis: Vec3 | None = None  # hinge line direction
+
+    @property
+    def is_moving(self) -> bool:
+        return self.role in MOVING_ROLES
+
+
+@dataclass(frozen=True)
+class ObjectType:
+    """Catalog entry of one MCS object type (all values at scale 1)."""
+
+    name: str
+    size: Vec3  # full bounding size
+    mass: float
+    shape: str  # ObjectMetadata.shape as MCS reports it
+    pickupable: bool
+    moveable: bool
+    receptacle: bool
+    openable: bool
+    physics: bool
+    parts: tuple[Part, ...]
+    position_y_on_floor: float  # origin height above the floor when resting
+    is_agent: bool = False
+    is_structural_default: bool = False
+    family: str = ""  # small|container|open_container|furniture|tool|agent|blob|primitive|structure|door|other
+    kinematic_default: bool = False  # doors and turntables are kinematic unless the scene says otherwise
+    child_components: tuple[str, ...] = ()  # MCS child ids are f"{object_id}_{name}"
+    details: str = ""  # doc description
+
+    @property
+    def bounds_min(self) -> Vec3:
+        return (-self.size[0] / 2, -self.position_y_on_floor, -self.size[2] / 2)
+
+    @property
+    def bounds_max(self) -> Vec3:
+        return (self.size[0] / 2, self.size[1] - self.position_y_on_floor, self.size[2] / 2)
+
+    @property
+    def bounds_center(self) -> Vec3:
+        """Centre of the bounding box relative to the origin (x = z = 0)."""
+        return (0.0, self.size[1] / 2 - self.position_y_on_floor, 0.0)
+
+    def parts_with_role(self, *roles: str) -> tuple[Part, ...]:
+        return tuple(p for p in self.parts if p.role in roles)
+
+
+class UnknownObjectTypeError(KeyError):
+    """An object type the catalog does not know; ``suggestions`` holds close names."""
+
+    def __init__(self, name: str, suggestions: list[str]):
+        self.name = name
+        self.suggestions = list(suggestions)
+        hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
+        self.message = f"unknown MCS object type {name!r}{hint}"
+        super().__init__(self.message)
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return self.message
+
+
+# ------------------------------------------------------------------------------------------------
+# CSV loading
+# ------------------------------------------------------------------------------------------------
+def _data_text(filename: str) -> str:
+    try:
+        return resources.files("mcs_plugin.sim").joinpath("data").joinpath(filename).read_text(encoding="utf-8-sig")
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, TypeError):  # pragma: no cover
+        return (Path(__file__).resolve().parent / "data" / filename).read_text(encoding="utf-8-sig")
+
+
+@functools.lru_cache(maxsize=None)
+def _rows() -> dict[str, dict[str, str]]:
+    rows: dict[str, dict[str, str]] = {}
+    for row in csv.DictReader(io.StringIO(_data_text("object_types.csv"))):
+        name = (row.get("type") or "").strip()
+        if name:
+            rows[name] = {k: (v or "").strip() for k, v in row.items() if k}
+    return rows
+
+
+def _float(text: str) -> float | None:
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def _doc_size(text: str) -> Vec3 | None:
+    """'x=0.5,y=1.6,z=0.5' or '(x=1,y=1,z=1)' -> (0.5, 1.6, 0.5)."""
+    if not text:
+        return None
+    values = dict(re.findall(r"([xyz])\s*=\s*([0-9.]+)", text))
+    if len(values) != 3:
+        return None
+    return (float(values["x"]), float(values["y"]), float(values["z"]))
+
+
+def _gen_size(text: str) -> Vec3 | None:
+    """'0.22/0.22/0.22' -> (0.22, 0.22, 0.22)."""
+    if not text:
+        return None
+    parts = text.split("/")
+    if len(parts) != 3:
+        return None
+    values = [_float(p) for p in parts]
+    if any(v is None for v in values):
+        return None
+    return (values[0], values[1], values[2])  # type: ignore[return-value]
+
+
+# ------------------------------------------------------------------------------------------------
+# Tables of decisions (see the module docstring)
+# ------------------------------------------------------------------------------------------------
+_MASS_OVERRIDES = {"soccer_ball": 1.0, "pacifier": 0.125, "separate_container": 2.0, "rotating_cog": 10.0}
+# Generator dims are the opened state or a copy-paste error: use the doc (closed) size.
+_PREFER_DOC_SIZE = {
+    "chest_2", "chest_3", "chest_8", "suitcase_1", "changing_table", "wardrobe",
+    "case_8", "case_9", "bookcase_duplex_4_2",
+}
+# Deprecated types without any size data: rough guesses (x, y, z), origin on the floor.
+_GUESSED_SIZES: dict[str, Vec3] = {
+    "box_2": (0.4, 0.3, 0.4), "box_3": (0.3, 0.3, 0.3), "box_4": (0.5, 0.35, 0.5),
+    "cake": (0.3, 0.15, 0.3), "gift_box_1": (0.3, 0.25, 0.3),
+    "painting_2": (0.8, 0.6, 0.05), "painting_4": (0.8, 0.6, 0.05), "painting_5": (0.8, 0.6, 0.05),
+    "painting_9": (0.8, 0.6, 0.05), "painting_10": (0.8, 0.6, 0.05), "painting_16": (0.8, 0.6, 0.05),
+    "plant_1": (0.4, 0.8, 0.4), "plant_5": (0.4, 0.8, 0.4), "plant_7": (0.4, 0.8, 0.4),
+    "plant_9": (0.4, 0.8, 0.4), "plant_12": (0.4, 0.8, 0.4), "plant_16": (0.4, 0.8, 0.4),
+}
+# Blob "standing Y" (origin height at scale 1) seen in Eval-7 scenes where it is not half the height.
+_BLOB_STANDING_Y = {"blob_07": 0.245, "blob_18": 0.369, "blob_20": 0.262}
+
+_LIDDED_PREFIXES = ("chest_", "case_", "suitcase_", "toolbox_", "crate_", "military_case_", "barrel_")
+_LIDDED_NAMES = {"hamper", "circular_container"}
+_PICKUPABLE_CONTAINER_PREFIXES = ("case_", "suitcase_", "toolbox_", "crate_", "military_case_", "barrel_")
+_OPEN_CONTAINER_PREFIXES = ("container_asymmetric_", "container_symmetric_", "crate_open_topped_", "bin_")
+_DISH_PREFIXES = ("bowl_", "cup_", "plate_")
+
+_TOOL_RE = re.compile(r"^tool_(rect|hooked|isosceles|big|i|t)_(\d+)_(\d+)_x_(\d+)_(\d+)$")
+_TOOL_HEIGHT = 0.3
+_TOOL_BAR_WIDTH_IT = 1.0  # tool_i / tool_t: bar width not in the data, a guess
+
+
+# Extra types (not in the CSV).
+_DOOR_WIDTH, _DOOR_HEIGHT, _DOOR_DEPTH = 0.85, 2.0, 0.1  # generator BASE_DOOR_WIDTH/HEIGHT, wall 0.1
+
+
+def parse_tool_type(name: str) -> tuple[str, float, float] | None:
+    """``tool_<kind>_A_BB_x_C_DD`` -> (kind, width W, length L); None for non-tool names.
+
+    kind is rect|hooked|isosceles|big|i|t; W = A.BB, L = C.DD (e.g. tool_rect_0_75_x_5_00 ->
+    ('rect', 0.75, 5.0)).
+    """
+    match = _TOOL_RE.match(name)
+    if not match:
+        return None
+    kind, a, b, c, d = match.groups()
+    return kind, float(f"{a}.{b}"), float(f"{c}.{d}")
+
+
+# ------------------------------------------------------------------------------------------------
+# Geometry helpers (built in a "floor frame": y from 0 to the height, then shifted to the origin)
+# ------------------------------------------------------------------------------------------------
+def _clamp(value: float, lo: float, hi: float) -> float:
+    return max(lo, min(hi, value))
+
+
+def _box(cx, cy, cz, sx, sy, sz, role="body", name="", **extra) -> Part:
+    return Part("box", (float(cx), float(cy), float(cz)), (float(sx), float(sy), float(sz)), role, name=name, **extra)
+
+
+def _solid(kind, cx, cy, cz, sx, sy, sz, role="body", name="", **extra) -> Part:
+    return Part(kind, (float(cx), float(cy), float(cz)), (float(sx), float(sy), float(sz)), role, name=name, **extra)
+
+
+def _wall_thickness(x: float, y: float, z: float) -> float:
+    return _clamp(0.06 * min(x, z), 0.003, 0.05) if min(x, z) > 0 else 0.003
+
+
+def _open_box(x, y, z, t=None, y0=0.0, cx=0.0, cz=0.0, floor_role="floor", wall_role="wall", name="") -> list[Part]:
+    """Floor + 4 walls filling the box [cx +- x/2] x [y0, y0 + y] x [cz +- z/2]."""
+    t = _wall_thickness(x, y, z) if t is None else t
+    t = min(t, y / 3.0, x / 3.0, z / 3.0)
+    wall_h = y - t
+    wall_y = y0 + t + wall_h / 2
+    return [
+        _box(cx, y0 + t / 2, cz, x, t, z, floor_role, name),
+        _box(cx, wall_y, cz + z / 2 - t / 2, x, wall_h, t, wall_role, name),  # front (+z)
+        _box(cx, wall_y, cz - z / 2 + t / 2, x, wall_h, t, wall_role, name),  # back (-z)
+        _box(cx - x / 2 + t / 2, wall_y, cz, t, wall_h, z - 2 * t, wall_role, name),  # left (-x)
+        _box(cx + x / 2 - t / 2, wall_y, cz, t, wall_h, z - 2 * t, wall_role, name),  # right (+x)
+    ]
+
+
+def _ring(x, y, z, t, y0=0.0) -> list[Part]:
+    """Four walls around a vertical hole (tubes, hollow cubes)."""
+    t = min(t, x / 3.0, z / 3.0)
+    cy = y0 + y / 2
+    return [
+        _box(0, cy, z / 2 - t / 2, x, y, t, "wall"),
+        _box(0, cy, -z / 2 + t / 2, x, y, t, "wall"),
+        _box(-x / 2 + t / 2, cy, 0, t, y, z - 2 * t, "wall"),
+        _box(x / 2 - t / 2, cy, 0, t, y, z - 2 * t, "wall"),
+    ]
+
+
+def _lidded_box(x, y, z) -> list[Part]:
+    """Open-topped box of walls and floor closed by a lid hinged along its top back (-z) edge."""
+    lid_t = _clamp(0.12 * y, 0.003, 0.08)
+    parts = _open_box(x, y - lid_t, z)
+    parts.append(
+        _box(
+            0, y - lid_t / 2, 0, x, lid_t, z, "lid",
+            hinge=(0.0, float(y), float(-z / 2)), hinge_axis=(1.0, 0.0, 0.0),
+            # swung up 90 deg about the hinge: standing behind the opening, free edge up
+            open_center=(0.0, float(y + z / 2), float(-z / 2 + lid_t / 2)),
+            open_size=(float(x), float(z), float(lid_t)),
+        )
+    )
+    return parts
+
+
+def _hinged_panel(x0, x1, y0, y1, z_face, depth, hinge_side, role="door", name="") -> Part:
+    """A vertical panel x in [x0, x1], y in [y0, y1], z in [z_face - depth, z_face] hinged on one
+    vertical edge (hinge_side -1: at x0, +1: at x1) that opens 90 deg toward +z."""
+    w = x1 - x0
+    h = y1 - y0
+    x_hinge = x0 if hinge_side < 0 else x1
+    open_x = x_hinge + depth / 2 if hinge_side < 0 else x_hinge - depth / 2
+    return _box(
+        (x0 + x1) / 2, (y0 + y1) / 2, z_face - depth / 2, w, h, depth, role, name,
+        hinge=(float(x_hinge), float(y0), float(z_face)), hinge_axis=(0.0, 1.0, 0.0),
+        open_center=(float(open_x), float((y0 + y1) / 2), float(z_face + w / 2)),
+        open_size=(float(depth), float(h), float(w)),
+    )
+
+
+def _table(x, y, z, round_top=False, sides=None) -> list[Part]:
+    top_t = _clamp(0.06 * y, 0.015, 0.06)
+    leg_t = _clamp(0.08 * min(x, z), 0.015, 0.08)
+    leg_h = y - top_t
+    parts = [_solid("cylinder" if round_top else "box", 0, y - top_t / 2, 0, x, top_t, z, "top")]
+    if sides:  # side panels instead of legs ("table with sides", desks with sides)
+        parts.append(_box(-x / 2 + leg_t / 2, leg_h / 2, 0, leg_t, leg_h, z, "side"))
+        parts.append(_box(x / 2 - leg_t / 2, leg_h / 2, 0, leg_t, leg_h, z, "side"))
+        if sides >= 3:
+            parts.append(_box(0, leg_h / 2, -z / 2 + leg_t / 2, x - 2 * leg_t, leg_h, leg_t, "side"))
+        return parts
+    inset = 0.7 if round_top else 1.0
+    for sx in (-1, 1):
+        for sz in (-1, 1):
+            lx = sx * (x / 2 - leg_t / 2) * inset
+            lz = sz * (z / 2 - leg_t / 2) * inset
+            parts.append(_box(lx, leg_h / 2, lz, leg_t, leg_h, leg_t, "leg"))
+    return parts
+
+
+def _chair(x, y, z, back=True) -> list[Part]:
+    seat_top = _clamp(0.5 * y, 0.05, 0.55) if back else y
+    seat_t = _clamp(0.08 * y, 0.015, 0.06)
+    seat_t = min(seat_t, seat_top / 3)
+    leg_t = _clamp(0.1 * min(x, z), 0.015, 0.06)
+    leg_h = seat_top - seat_t
+    parts = [_box(0, seat_top - seat_t / 2, 0, x, seat_t, z, "seat")]
+    for sx in (-1, 1):
+        for sz in (-1, 1):
+            parts.append(_box(sx * (x / 2 - leg_t / 2), leg_h / 2, sz * (z / 2 - leg_t / 2), leg_t, leg_h, leg_t, "leg"))
+    if back and y > seat_top:
+        back_t = _clamp(0.1 * z, 0.015, 0.06)
+        parts.append(_box(0, seat_top + (y - seat_top) / 2, -z / 2 + back_t / 2, x, y - seat_top, back_t, "back"))
+    return parts
+
+
+def _sofa(x, y, z, arms=True) -> list[Part]:
+    base_h = 0.42 * y
+    back_t = _clamp(0.25 * z, 0.05, 0.35)
+    parts = [
+        _box(0, base_h / 2, back_t / 2, x, base_h, z - back_t, "seat"),
+        _box(0, y / 2, -z / 2 + back_t / 2, x, y, back_t, "back"),
+    ]
+    if arms and x > 0.5:
+        arm_t = _clamp(0.1 * x, 0.04, 0.2)
+        arm_top = min(base_h + 0.25 * y, y)
+        arm_h = arm_top - base_h
+        for sx in (-1, 1):
+            parts.append(_box(sx * (x / 2 - arm_t / 2), base_h + arm_h / 2, back_t / 2, arm_t, arm_h, z - back_t, "arm"))
+    return parts
+
+
+def _bed(x, y, z) -> list[Part]:
+    base_h = min(0.55 * y, 0.6)
+    head_t = _clamp(0.05 * z, 0.04, 0.1)
+    return [
+        _box(0, base_h / 2, head_t / 2, x, base_h, z - head_t, "seat"),
+        _box(0, y / 2, -z / 2 + head_t / 2, x, y, head_t, "back"),
+    ]
+
+
+def _shelf_unit(x, y, z, columns: list[tuple[float, float, int, list[str]]], sides=True, back=True) -> list[Part]:
+    """Bookcase-like furniture: optional side panels and back, and per column (x0, x1) shelf boards.
+
+    ``columns`` = [(x0, x1, n_levels, names)], boards at y = k * y / n_levels for k in 0..n-1 plus
+    a top board; ``names`` names the boards bottom-up (MCS child components).
+    """
+    t = _clamp(0.04 * min(1.0, y), 0.02, 0.04)
+    back_t = 0.02 if back else 0.0
+    parts: list[Part] = []
+    if back:
+        parts.append(_box(0, y / 2, -z / 2 + back_t / 2, x, y, back_t, "back"))
+    inner_z = z - back_t
+    cz = back_t / 2
+    if sides:
+        parts.append(_box(-x / 2 + t / 2, y / 2, cz, t, y, inner_z, "side"))
+        parts.append(_box(x / 2 - t / 2, y / 2, cz, t, y, inner_z, "side"))
+    parts.append(_box(0, y - t / 2, cz, x, t, inner_z, "top"))
+    bounds = sorted({c[0] for c in columns} | {c[1] for c in columns})
+    for divider in bounds[1:-1]:
+        parts.append(_box(divider, y / 2, cz, t, y - 2 * t, inner_z, "side"))
+    for x0, x1, levels, names in columns:
+        # inset from an outer side panel by t, from an interior divider by t/2
+        lo = x0 + (t / 2 if x0 > -x / 2 + 1e-9 else (t if sides else 0.0))
+        hi = x1 - (t / 2 if x1 < x / 2 - 1e-9 else (t if sides else 0.0))
+        width = hi - lo
+        for k in range(levels):
+            board_y = k * y / levels
+            y_lo = max(0.0, board_y - t / 2) if k else 0.0
+            name = names[k] if k < len(names) else ""
+            parts.append(_box((lo + hi) / 2, y_lo + t / 2, cz, width, t, inner_z, "shelf", name))
+    return parts
+
+
+def _drawer(x0, x1, y0, y1, z0, z1, name) -> list[Part]:
+    """A sliding tray (floor + walls, role 'drawer') in the slot [x0,x1]x[y0,y1]x[z0,z1]; opens +z."""
+    gap = min(0.005, (x1 - x0) / 10, (y1 - y0) / 10)
+    w, h, d = x1 - x0 - 2 * gap, y1 - y0 - gap, z1 - z0
+    t = _clamp(0.05 * min(w, d), 0.008, 0.02)
+    tray = _open_box(w, h, d, t=t, y0=y0, cx=(x0 + x1) / 2, cz=(z0 + z1) / 2, floor_role="drawer", wall_role="drawer", name=name)
+    slide = 0.6 * d
+    return [replace(p, open_center=(p.center[0], p.center[1], p.center[2] + slide), open_size=p.size) for p in tray]
+
+
+def _changing_table(x, y, z) -> list[Part]:
+    t = 0.03
+    back_t = 0.02
+    inner_z = z - back_t
+    cz = back_t / 2
+    parts = [
+        _box(-x / 2 + t / 2, y / 2, cz, t, y, inner_z, "side"),
+        _box(x / 2 - t / 2, y / 2, cz, t, y, inner_z, "side"),
+        _box(0, y / 2, -z / 2 + back_t / 2, x, y, back_t, "back"),
+        _box(0, y - t / 2, cz, x, t, inner_z, "top"),
+        _box(0, y / 2, cz, t, y - 2 * t, inner_z, "side"),  # divider
+    ]
+    # left compartment: two drawers; right compartment: three shelves
+    left_lo, left_hi = -x / 2 + t, -t / 2
+    right_lo, right_hi = t / 2, x / 2 - t
+    parts.append(_box((left_lo + left_hi) / 2, t / 2, cz, left_hi - left_lo, t, inner_z, "shelf"))
+    mid = t + (y - 2 * t) / 2
+    z_lo = -z / 2 + back_t
+    parts += _drawer(left_lo, left_hi, t, mid, z_lo, z / 2, "drawer_bottom")
+    parts += _drawer(left_lo, left_hi, mid, y - t, z_lo, z / 2, "drawer_top")
+    width = right_hi - right_lo
+    rx = (right_lo + right_hi) / 2
+    parts.append(_box(rx, t / 2, cz, width, t, inner_z, "shelf", "shelf_bottom"))
+    parts.append(_box(rx, y / 3, cz, width, t, inner_z, "shelf", "shelf_middle"))
+    parts.append(_box(rx, 2 * y / 3, cz, width, t, inner_z, "shelf", "shelf_top"))
+    return parts
+
+
+def _wardrobe(x, y, z) -> list[Part]:
+    t = 0.03
+    back_t = 0.02
+    door_t = 0.03
+    inner_z = z - back_t - door_t
+    cz = (back_t - door_t) / 2
+    parts = [
+        _box(-x / 2 + t / 2, y / 2, cz, t, y, inner_z, "side"),
+        _box(x / 2 - t / 2, y / 2, cz, t, y, inner_z, "side"),
+        _box(0, y / 2, -z / 2 + back_t / 2, x, y, back_t, "back"),
+        _box(0, y - t / 2, cz, x - 2 * t, t, inner_z, "top"),
+        _box(0, t / 2, cz, x - 2 * t, t, inner_z, "shelf"),
+        _box(0, 0.6 * y, cz, x - 2 * t, t, inner_z, "shelf"),
+    ]
+    parts.append(_hinged_panel(-x / 2, 0.0, 0.0, y, z / 2, door_t, -1))
+    parts.append(_hinged_panel(0.0, x / 2, 0.0, y, z / 2, door_t, +1))
+    return parts
+
+
+def _door(x, y, z) -> list[Part]:
+    post = 0.04
+    panel_t = 0.05
+    return [
+        _box(-x / 2 + post / 2, y / 2, 0, post, y, z, "frame"),
+        _box(x / 2 - post / 2, y / 2, 0, post, y, z, "frame"),
+        _box(0, y - post / 2, 0, x - 2 * post, post, z, "frame"),
+        _hinged_panel(-x / 2 + post, x / 2 - post, 0.0, y - post, panel_t / 2, panel_t, -1),
+    ]
+
+
+def _agent(x, y, z) -> list[Part]:
+    head = min(0.25, 0.9 * min(x, z), 0.3 * y)
+    body_h = y - head
+    return [
+        _box(0, body_h / 2, 0, x, body_h, 0.6 * z, "body"),
+        _solid("sphere", 0, body_h + head / 2, 0, head, head, head, "head"),
+    ]
+
+
+def _tool(kind: str, w: float, length: float, x: float, y: float, z: float) -> list[Part]:
+    cy = y / 2
+    if kind in ("rect", "big"):
+        return [_box(0, cy, 0, x, y, z)]
+    if kind in ("hooked", "isosceles"):
+        # shaft along z on the +x side, crossbar across the +z end toward -x
+        return [
+            _box(x / 2 - w / 2, cy, 0, w, y, z),
+            _box(-w / 2, cy, z / 2 - w / 2, x - w, y, w),
+        ]
+    bar = min(_TOOL_BAR_WIDTH_IT, x / 3, z / 3)
+    if kind == "t":
+        return [
+            _box(0, cy, -bar / 2, bar, y, z - bar),
+            _box(0, cy, z / 2 - bar / 2, x, y, bar),
+        ]
+    # "i": crossbars at both ends joined by a centred shaft
+    return [
+        _box(0, cy, 0, bar, y, z - 2 * bar),
+        _box(0, cy, z / 2 - bar / 2, x, y, bar),
+        _box(0, cy, -z / 2 + bar / 2, x, y, bar),
+    ]
+
+
+def _with_base(kind: str, x, y, z) -> list[Part]:
+    half = y / 2
+    return [_box(0, half / 2, 0, x, half, z, "base"), _solid(kind, 0, half + half / 2, 0, x, half, z, "body")]
+
+
+def _letter_l(x, y, z) -> list[Part]:
+    t = 0.4 * min(x, y)
+    return [
+        _box(-x / 2 + t / 2, y / 2, 0, t, y, z),  # upright on the -x side
+        _box(t / 2, t / 2, 0, x - t, t, z),  # foot toward +x
+    ]
+
+
+def _letter_x(x, y, z) -> list[Part]:
+    # two bars rotated +-45 deg about z whose rotated extents are exactly x by y (x == y == 1 at scale 1)
+    side = min(x, y)
+    t = 0.25 * side
+    length = side * math.sqrt(2) - t
+    return [
+        _solid("box", 0, y / 2, 0, t, length, z, "body", rotation=(0.0, 0.0, 45.0)),
+        _solid("box", 0, y / 2, 0, t, length, z, "body", rotation=(0.0, 0.0, -45.0)),
+    ]
+
+
+def _hash(x, y, z) -> list[Part]:
+    t = 0.2 * min(x, z)
+    return [
+        _box(0, y / 2, -z / 6, x, y, t), _box(0, y / 2, z / 6, x, y, t),
+        _box(-x / 6, y / 2, 0, t, y, z), _box(x / 6, y / 2, 0, t, y, z),
+    ]
+
+
+def _dumbbell(x, y, z) -> list[Part]:
+    plate = 0.3 * x
+    bar = 0.2 * min(y, z)
+    return [
+        _solid("sphere", -x / 2 + plate / 2, y / 2, 0, plate, y, z),
+        _solid("sphere", x / 2 - plate / 2, y / 2, 0, plate, y, z),
+        _box(0, y / 2, 0, x - plate, bar, bar),
+    ]
+
+
+def _tie_fighter(x, y, z) -> list[Part]:
+    wing = 0.06 * x
+    core = 0.4 * min(x, y, z)
+    return [
+        _box(-x / 2 + wing / 2, y / 2, 0, wing, y, z),
+        _box(x / 2 - wing / 2, y / 2, 0, wing, y, z),
+        _solid("sphere", 0, y / 2, 0, core, core, core),
+        _box(0, y / 2, 0, x - 2 * wing, 0.1 * y, 0.1 * z),
+    ]
+
+
+def _crib(x, y, z) -> list[Part]:
+    t = _clamp(0.04 * min(x, z), 0.01, 0.04)
+    floor_y = 0.35 * y
+    return [
+        _box(0, floor_y, 0, x - 2 * t, t, z - 2 * t, "floor"),
+        _box(0, y / 2, z / 2 - t / 2, x, y, t, "wall"),
+        _box(0, y / 2, -z / 2 + t / 2, x, y, t, "wall"),
+        _box(-x / 2 + t / 2, y / 2, 0, t, y, z - 2 * t, "wall"),
+        _box(x / 2 - t / 2, y / 2, 0, t, y, z - 2 * t, "wall"),
+    ]
+
+
+def _cart(x, y, z) -> list[Part]:
+    post = _clamp(0.05 * min(x, z), 0.015, 0.04)
+    board = 0.02
+    parts = []
+    for sx in (-1, 1):
+        for sz in (-1, 1):
+            parts.append(_box(sx * (x / 2 - post / 2), y / 2, sz * (z / 2 - post / 2), post, y, post, "leg"))
+    for level in (0.12, 0.5):
+        parts.append(_box(0, level * y, 0, x - 2 * post, board, z - 2 * post, "shelf"))
+    parts.append(_box(0, y - board / 2, 0, x, board, z, "top"))
+    return parts
+
+
+_PRIMITIVE_KINDS = {
+    "cube": "box", "sphere": "sphere", "cylinder": "cylinder", "decagon_cylinder": "cylinder",
+    "hex_cylinder": "cylinder", "cone": "cone", "pyramid": "pyramid", "square_frustum": "square_frustum",
+    "circle_frustum": "circle_frustum", "triangle": "triangle_prism", "double_cone": "double_cone",
+    "lock_wall": "box", "foam_floor_tiles": "box",
+}
+_TUBE_WALL = {"tube_wide": 0.1, "hex_tube_wide": 0.1, "tube_narrow": 0.25, "hex_tube_narrow": 0.25,
+              "cube_hollow_wide": 0.1, "cube_hollow_narrow": 0.25}
+
+
+def _family(name: str, row: dict[str, str]) -> str:
+    section = row.get("doc_section", "")
+    if name.startswith("agent_"):
+        return "agent"
+    if name.startswith("blob_"):
+        return "blob"
+    if name.startswith("tool_"):
+        return "tool"
+    if name in ("door_4", "door_4b"):
+        return "door"
+    if name == "rotating_cog":
+        return "structure"
+    if name.startswith(_LIDDED_PREFIXES) and not name.startswith("crate_open_topped") or name in _LIDDED_NAMES:
+        return "container"
+    if name == "separate_container" or name.startswith(_OPEN_CONTAINER_PREFIXES):
+        return "open_container"
+    if name.startswith(_DISH_PREFIXES):
+        return "open_container" if name.endswith("_static") else "small"
+    if name in _PRIMITIVE_KINDS or name in _TUBE_WALL or name.endswith("_with_base") or name in (
+        "dumbbell_1", "dumbbell_2", "hash", "letter_l_narrow", "letter_l_wide", "letter_l_wide_tall",
+        "letter_x", "tie_fighter",
+    ) or name.startswith("rollable_"):
+        return "primitive"
+    if section == "Furniture Objects" or row.get("gen_shape") in (
+        "table", "chair", "sofa", "sofa chair", "bed", "shelf", "desk", "stool", "cart", "crib", "television",
+    ):
+        if section == "Small Objects":
+            return "small"
+        return "furniture"
+    if section == "Small Objects" or "pickupable" in row.get("gen_attributes", "").split():
+        return "small"
+    if name == "lid":
+        return "small"
+    return "other"
+
+
+def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: str) -> list[Part]:
+    x, y, z = size
+    details = row.get("doc_details", "").lower()
+    tool = parse_tool_type(name)
+    if tool:
+        return _tool(tool[0], tool[1], tool[2], x, y, z)
+    if family == "agent":
+        return _agent(x, y, z)
+    if family == "blob":
+        return [_solid("sphere", 0, y / 2, 0, x, y, z)]
+    if family == "door":
+        return _door(x, y, z)
+    if name == "rotating_cog":
+        return [_solid("cylinder", 0, y / 2, 0, x, y, z)]
+    if family == "container":
+        return _lidded_box(x, y, z)
+    if name in ("changing_table",):
+        return _changing_table(x, y, z)
+    if name == "wardrobe":
+        return _wardrobe(x, y, z)
+    if family == "open_container" or name.startswith(_DISH_PREFIXES):
+        return _open_box(x, y, z)
+    if name in _TUBE_WALL:
+        return _ring(x, y, z, _TUBE_WALL[name] * min(x, z))
+    if name.endswith("_with_base"):
+        base_kind = {
+            "cone_with_base": "cone", "pyramid_with_base": "pyramid", "square_frustum_with_base": "square_frustum",
+            "circle_frustum_with_base": "circle_frustum", "semi_sphere_with_base": "semi_sphere",
+        }.get(name, "box")
+        return _with_base(base_kind, x, y, z)
+    if name in _PRIMITIVE_KINDS:
+        return [_solid(_PRIMITIVE_KINDS[name], 0, y / 2, 0, x, y, z)]
+    if name.startswith("rollable_"):
+        return [_solid("sphere", 0, y / 2, 0, x, y, z)]
+    if name.startswith("letter_l"):
+        return _letter_l(x, y, z)
+    if name == "letter_x":
+        return _letter_x(x, y, z)
+    if name == "hash":
+        return _hash(x, y, z)
+    if name.startswith("dumbbell"):
+        return _dumbbell(x, y, z)
+    if name == "tie_fighter":
+        return _tie_fighter(x, y, z)
+    if name in ("ball", "soccer_ball") or name.startswith("apple_"):
+        return [_solid("sphere", 0, y / 2, 0, x, y, z)]
+    if name.startswith("crayon_") or (name.startswith("block_") and name.endswith("_cylinder")):
+        return [_solid("cylinder", 0, y / 2, 0, x, y, z)]
+    if family == "furniture":
+        if shape == "table" or shape == "desk":
+            round_top = any(w in details for w in ("circular", "oval", "semi-circular"))
+            sides = 0
+            if "3 sides" in details:
+                sides = 3
+            elif "2 sides" in details or "with sides" in details:
+                sides = 2
+            return _table(x, y, z, round_top=round_top, sides=sides or None)
+        if shape == "chair":
+            return _chair(x, y, z, back=True)
+        if shape == "stool":
+            return _chair(x, y, z, back=False)
+        if shape in ("sofa", "sofa chair"):
+            return _sofa(x, y, z, arms=True)
+        if shape == "bed":
+            return _bed(x, y, z)
+        if shape == "crib":
+            return _crib(x, y, z)
+        if name == "cart_1":
+            return _cart(x, y, z)
+        if name.startswith(("bookcase_", "double_bookcase_")):
+            return _bookcase(name, x, y, z)
+        if name == "shelf_1":  # four cubbies
+            return _shelf_unit(x, y, z, [(-x / 2, 0.0, 2, []), (0.0, x / 2, 2, [])])
+        if name == "shelf_2":  # three shelves
+            return _shelf_unit(x, y, z, [(-x / 2, x / 2, 2, ["lower_shelf", "middle_shelf"])])
+    return [_box(0, y / 2, 0, x, y, z)]
+
+
+def _bookcase(name: str, x, y, z) -> list[Part]:
+    sides = not name.endswith("_sideless")
+    duplex = re.match(r"^bookcase_duplex_(\d+)_(\d+)$", name)
+    if duplex:
+        left, right = int(duplex.group(1)), int(duplex.group(2))
+        return _shelf_unit(x, y, z, [
+            (-x / 2, 0.0, left + 1, ["bottom"] + [f"shelf_{k}" for k in range(1, left + 1)]),
+            (0.0, x / 2, right + 1, []),
+        ])
+    match = re.search(r"_(\d+)_shelf", name)
+    n = int(match.group(1)) if match else 1
+    names = ["bottom"] + [f"shelf_{k}" for k in range(1, n + 1)]
+    if name.startswith("double_"):
+        return _shelf_unit(x, y, z, [(-x / 2, 0.0, n + 1, names), (0.0, x / 2, n + 1, [])])
+    return _shelf_unit(x, y, z, [(-x / 2, x / 2, n + 1, names)], sides=sides)
+
+
+def _shift_y(part: Part, dy: float) -> Part:
+    def moved(v):
+        return None if v is None else (v[0], v[1] + dy, v[2])
+
+    return replace(
+        part,
+        center=(part.center[0], part.center[1] + dy, part.center[2]),
+        open_center=moved(part.open_center),
+        hinge=moved(part.hinge),
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Type assembly
+# ------------------------------------------------------------------------------------------------
+def _extra_rows() -> dict[str, dict[str, str]]:
+    """Types MCS 0.7.4 scenes use that the CSV lacks (values from mcs-scene-generator / IT outputs)."""
+    door = {
+        "doc_section": "Structural", "doc_default_mass": "100", "doc_openable": "X",
+        "gen_dims_xyz_at_scale1": f"{_DOOR_WIDTH}/{_DOOR_HEIGHT}/{_DOOR_DEPTH}", "gen_positionY_on_floor": "0.0",
+        "gen_attributes": "openable", "gen_shape": "door", "doc_details": "Openable door in a wall (frame + hinged panel)",
+    }
+    extras = {
+        "door_4": dict(door),
+        "door_4b": dict(door),
+        "rotating_cog": {
+            "doc_section": "Structural", "gen_dims_xyz_at_scale1": "1.0/0.02/1.0", "gen_positionY_on_floor": "0.01",
+            "gen_shape": "structural", "doc_details": "Turntable (thin disc, rotated by `rotates`)",
+        },
+        "semi_sphere_with_base": {
+            "gen_dims_xyz_at_scale1": "1.0/2.0/1.0", "gen_positionY_on_floor": "1.0", "gen_mass": "1.0",
+            "gen_attributes": "physics", "gen_shape": "semi sphere with base",
+        },
+    }
+    for row_name, row in list(_rows().items()):
+        if row_name.startswith("blob_") and re.fullmatch(r"blob_\d+", row_name):
+            extras[f"{row_name}_nose"] = dict(row, type=f"{row_name}_nose")
+    return extras
+
+
+@functools.lru_cache(maxsize=None)
+def _all_rows() -> dict[str, dict[str, str]]:
+    rows = dict(_rows())
+    for name, row in _extra_rows().items():
+        rows.setdefault(name, {"type": name, **row})
+    return rows
+
+
+def _shape_name(name: str, row: dict[str, str], family: str) -> str:
+    if name.startswith("block_") and name.endswith("_cylinder"):
+        return "blank block cylinder"
+    shape = row.get("gen_shape", "")
+    if shape:
+        return shape
+    if family == "agent":
+        return "agent"
+    if family == "blob":
+        return "blob"
+    if family == "tool":
+        return "tool"
+    if family == "door":
+        return "door"
+    base = re.sub(r"(_\d+)+$", "", name)
+    return base.replace("_", " ") or name
+
+
+def _build(name: str, row: dict[str, str]) -> ObjectType:
+    base_name = name[: -len("_static")] if name.endswith("_static") else None
+    base_row = _rows().get(base_name, {}) if base_name else {}
+    if name.endswith("_nose"):
+        base_row = _rows().get(name[: -len("_nose")], {})
+    family = _family(name, row)
+    attrs = set(row.get("gen_attributes", "").split())
+    tool = parse_tool_type(name)
+
+    # ---- size
+    doc = _doc_size(row.get("doc_base_size", ""))
+    gen = _gen_size(row.get("gen_dims_xyz_at_scale1", ""))
+    if tool:
+        kind, w, length = tool
+        if kind == "hooked":
+            size = (3 * w, _TOOL_HEIGHT, length)
+        elif kind == "isosceles":
+            size = (length, _TOOL_HEIGHT, length)
+        elif kind in ("i", "t") and gen:
+            size = (gen[0], _TOOL_HEIGHT, gen[2])
+        else:
+            size = (w, _TOOL_HEIGHT, length)
+    elif doc and (name in _PREFER_DOC_SIZE or not gen):
+        size = doc
+    elif gen:
+        size = gen
+    elif name in _GUESSED_SIZES:
+        size = _GUESSED_SIZES[name]
+    else:
+        size = (1.0, 1.0, 1.0)
+
+    # ---- origin height
+    pos_y = _float(row.get("gen_positionY_on_floor", ""))
+    if tool:
+        pos_y = _TOOL_HEIGHT / 2
+    elif family == "blob":
+        pos_y = _BLOB_STANDING_Y.get(name.replace("_nose", ""), size[1] / 2)
+    elif pos_y is None:
+        pos_y = 0.0
+    pos_y = _clamp(float(pos_y), 0.0, size[1])
+
+    # ---- mass
+    mass = _MASS_OVERRIDES.get(name)
+    if mass is None:
+        mass = _float(row.get("doc_default_mass", "")) or _float(base_row.get("doc_default_mass", "")) or _float(
+            row.get("gen_mass", "")) or 1.0
+
+    # ---- affordances
+    receptacle = row.get("doc_receptacle") == "X" or "receptacle" in attrs
+    openable = row.get("doc_openable") == "X" or "openable" in attrs
+    moveable = row.get("doc_moveable") == "X" or "moveable" in attrs
+    pickupable = "pickupable" in attrs
+    if family == "small" and name != "lid" and not name.endswith("_static"):
+        pickupable = True
+    if family == "container" and name.startswith(_PICKUPABLE_CONTAINER_PREFIXES):
+        pickupable = receptacle = openable = True
+    if family == "container":
+        receptacle = openable = True
+    if family == "tool":
+        moveable = True
+    if name in ("changing_table", "wardrobe"):
+        openable = False  # opened through their child drawers/doors (IT 154)
+    if family in ("agent", "blob", "door", "structure"):
+        pickupable = moveable = False
+        receptacle = receptacle if family == "structure" else False
+    moveable = moveable or pickupable
+    physics = "physics" in attrs or pickupable or moveable or receptacle or openable
+    if family in ("agent", "blob", "door", "structure"):
+        physics = False
+
+    shape = _shape_name(name, row, family)
+    parts = [_shift_y(p, -pos_y) for p in _parts_for(name, row, family, size, shape)]
+    children = tuple(dict.fromkeys(p.name for p in parts if p.name))
+    return ObjectType(
+        name=name,
+        size=(float(size[0]), float(size[1]), float(size[2])),
+        mass=float(mass),
+        shape=shape,
+        pickupable=pickupable,
+        moveable=moveable,
+        receptacle=receptacle,
+        openable=openable,
+        physics=physics,
+        parts=tuple(parts),
+        position_y_on_floor=float(pos_y),
+        is_agent=family == "agent",
+        is_structural_default=name == "rotating_cog",
+        family=family,
+        kinematic_default=family in ("door", "structure"),
+        child_components=children,
+        details=row.get("doc_details", ""),
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Public API
+# ------------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _names_tuple() -> tuple[str, ...]:
+    return tuple(sorted(_all_rows()))
+
+
+def object_type_names() -> list[str]:
+    """All known object type names, sorted."""
+    return list(_names_tuple())
+
+
+def is_known_type(name: str) -> bool:
+    return isinstance(name, str) and (name in _all_rows() or name.strip().lower() in _all_rows())
+
+
+@functools.lru_cache(maxsize=None)
+def get_object_type(name: str) -> ObjectType:
+    """The catalog entry of an MCS object type (exact name; a lower-cased/stripped match also works).
+
+    Unknown names raise ``UnknownObjectTypeError`` (a ``KeyError``) listing close matches.
+    """
+    rows = _all_rows()
+    key = name if isinstance(name, str) else str(name)
+    if key not in rows:
+        folded = key.strip().lower()
+        if folded in rows:
+            key = folded
+        else:
+            suggestions = difflib.get_close_matches(folded, list(rows), n=5, cutoff=0.6)
+            raise UnknownObjectTypeError(str(name), suggestions)
+    return _build(key, rows[key])
+
+
+def part_bounds(part: Part) -> tuple[np.ndarray, np.ndarray]:
+    """Axis-aligned (min, max) corners of a part (closed pose) in the object's frame, with rotation."""
+    center = np.asarray(part.center, float)
+    half = np.asarray(part.size, float) / 2
+    if not any(part.rotation):
+        return center - half, center + half
+    rx, ry, rz = (math.radians(a) for a in part.rotation)
+    cx, sx, cy, sy, cz, sz = math.cos(rx), math.sin(rx), math.cos(ry), math.sin(ry), math.cos(rz), math.sin(rz)
+    r_x = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
+    r_y = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
+    r_z = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
+    extent = np.abs(r_y @ r_x @ r_z) @ half
+    return center - extent, center + extent
+
+
+def _circle(n: int = 24) -> np.ndarray:
+    angles = np.arange(n) * (2 * np.pi / n)
+    return np.stack([0.5 * np.cos(angles), 0.5 * np.sin(angles)], axis=1)  # (x, z) on radius 0.5
+
+
+@functools.lru_cache(maxsize=None)
+def _mesh(kind: str) -> np.ndarray:
+    ring = _circle()
+    if kind == "box":
+        v = [[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
+    elif kind == "cylinder":
+        v = [[x, y, z] for y in (-0.5, 0.5) for x, z in ring]
+    elif kind == "cone":
+        v = [[x, -0.5, z] for x, z in ring] + [[0.0, 0.5, 0.0]]
+    elif kind == "circle_frustum":
+        v = [[x, -0.5, z] for x, z in ring] + [[0.5 * x, 0.5, 0.5 * z] for x, z in ring]
+    elif kind == "double_cone":
+        v = [[x, 0.0, z] for x, z in ring] + [[0.0, 0.5, 0.0], [0.0, -0.5, 0.0]]
+    elif kind == "pyramid":
+        v = [[x, -0.5, z] for x in (-0.5, 0.5) for z in (-0.5, 0.5)] + [[0.0, 0.5, 0.0]]
+    elif kind == "square_frustum":
+        v = [[x, -0.5, z] for x in (-0.5, 0.5) for z in (-0.5, 0.5)]
+        v += [[x, 0.5, z] for x in (-0.25, 0.25) for z in (-0.25, 0.25)]
+    elif kind == "triangle_prism":
+        v = [[x, y, z] for x in (-0.5, 0.5) for (y, z) in ((-0.5, -0.5), (-0.5, 0.5), (0.5, 0.5))]
+    elif kind == "sphere":
+        v = [[0.0, 0.5, 0.0], [0.0, -0.5, 0.0]]
+        for lat in np.linspace(-75, 75, 11):
+            r, h = math.cos(math.radians(lat)), 0.5 * math.sin(math.radians(lat))
+            v += [[r * x, h, r * z] for x, z in ring]
+    elif kind == "semi_sphere":
+        # dome of radius 0.5 (x, z) squashed to height 1: flat face at y = -0.5, top at +0.5
+        v = [[0.0, 0.5, 0.0]]
+        for lat in np.linspace(0, 75, 6):
+            r, h = math.cos(math.radians(lat)), math.sin(math.radians(lat))
+            v += [[r * x, h - 0.5, r * z] for x, z in ring]
+    else:
+        raise ValueError(f"no mesh for part kind {kind!r}; known: {', '.join(PART_KINDS)}")
+    out = np.asarray(v, dtype=float)
+    out[np.abs(out) < 1e-12] = 0.0
+    return out
+
+
+def mesh_vertices(kind: str) -> np.ndarray:
+    """(N, 3) vertices of a unit convex solid of a part kind: bounding box exactly [-0.5, 0.5]^3
+    (centred, extents 1, MCS axes with y up), so callers multiply by ``Part.size``.
+
+    Available for every kind in ``PART_KINDS`` (and ``box``); sphere and cylinder use 24-gons.
+    """
+    return _mesh(kind).copy()

@@ -1,0 +1,396 @@
+"""Tests of the object catalog (mcs_plugin.sim.catalog) and the material colours (mcs_plugin.sim.materials)."""
+from __future__ import annotations
+
+import csv
+import glob
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mcs_plugin.sim import catalog
+from mcs_plugin.sim.catalog import (
+    MESH_KINDS,
+    PART_KINDS,
+    PART_ROLES,
+    Part,
+    UnknownObjectTypeError,
+    get_object_type,
+    mesh_vertices,
+    object_type_names,
+    parse_tool_type,
+    part_bounds,
+)
+from mcs_plugin.sim.materials import (
+    NEUTRAL_GREY,
+    color_name_rgb,
+    material_color_names,
+    material_names,
+    material_rgb,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "mcs_plugin" / "sim" / "data"
+SCENE_FILES = sorted(glob.glob(str(ROOT / "tests/data/scenes/*.json"))) + sorted(
+    glob.glob(str(ROOT / "tests/data/conformance/data/*.scene.json"))
+)
+TOL = 1e-9
+
+
+def _csv_types() -> list[str]:
+    with open(DATA / "object_types.csv", encoding="utf-8-sig") as handle:
+        return [row["type"] for row in csv.DictReader(handle)]
+
+
+def _scene_types() -> set[str]:
+    types: set[str] = set()
+    for path in SCENE_FILES:
+        text = Path(path).read_text(encoding="utf-8-sig")
+        types.update(re.findall(r'"type"\s*:\s*"([^"]*)"', text))
+    return types
+
+
+# ------------------------------------------------------------------------------------------------
+# Every type
+# ------------------------------------------------------------------------------------------------
+def test_csv_has_all_478_types_and_catalog_covers_them():
+    csv_types = _csv_types()
+    assert len(csv_types) == 478
+    names = set(object_type_names())
+    assert set(csv_types) <= names
+    assert object_type_names() == sorted(names)
+
+
+def test_every_type_loads_with_parts_inside_its_bounds():
+    for name in object_type_names():
+        otype = get_object_type(name)
+        assert otype.name == name
+        assert otype.mass > 0, name
+        assert all(v > 0 for v in otype.size), name
+        assert 0.0 <= otype.position_y_on_floor <= otype.size[1] + TOL, name
+        assert otype.shape, name
+        assert len(otype.parts) >= 1, name
+        lo, hi = np.array(otype.bounds_min), np.array(otype.bounds_max)
+        assert np.allclose(hi - lo, otype.size)
+        union_lo, union_hi = np.full(3, np.inf), np.full(3, -np.inf)
+        for part in otype.parts:
+            assert isinstance(part, Part)
+            assert part.kind in PART_KINDS, (name, part.kind)
+            assert part.role in PART_ROLES, (name, part.role)
+            assert all(v > 0 for v in part.size), (name, part)
+            p_lo, p_hi = part_bounds(part)
+            assert np.all(p_lo >= lo - TOL) and np.all(p_hi <= hi + TOL), (name, part)
+            union_lo, union_hi = np.minimum(union_lo, p_lo), np.maximum(union_hi, p_hi)
+        # the parts fill the bounding box (agents: a narrower torso in z)
+        if otype.family == "agent":
+            assert np.isclose(union_lo[1], lo[1]) and np.isclose(union_hi[1], hi[1]), name
+        else:
+            assert np.allclose(union_lo, lo, atol=1e-6) and np.allclose(union_hi, hi, atol=1e-6), name
+
+
+def test_affordance_invariants_for_every_type():
+    for name in object_type_names():
+        otype = get_object_type(name)
+        if otype.pickupable:
+            assert otype.moveable, name
+        if otype.is_agent:
+            assert not otype.moveable and not otype.pickupable, name
+        if otype.openable and otype.family == "container":
+            assert [p for p in otype.parts if p.role == "lid"], name
+        for part in otype.parts:
+            if part.role in ("lid", "door", "drawer"):
+                assert part.open_center is not None and part.open_size is not None, (name, part)
+
+
+def test_types_used_by_test_scenes_are_known():
+    types = _scene_types()
+    assert len(types) > 50
+    unknown = sorted(t for t in types if not catalog.is_known_type(t))
+    assert unknown == []
+    for name in types:
+        get_object_type(name)
+
+
+def test_catalog_is_cached():
+    assert get_object_type("chest_1") is get_object_type("chest_1")
+
+
+# ------------------------------------------------------------------------------------------------
+# Specific types
+# ------------------------------------------------------------------------------------------------
+def test_soccer_ball():
+    ball = get_object_type("soccer_ball")
+    assert ball.size == pytest.approx((0.22, 0.22, 0.22))
+    assert ball.shape == "ball"
+    assert ball.pickupable and ball.moveable and ball.physics
+    assert not ball.receptacle and not ball.openable
+    assert ball.position_y_on_floor == pytest.approx(0.11)
+    assert ball.mass == pytest.approx(1.0)  # Unity's default (IT outputs), not the doc's 0.5
+    (part,) = ball.parts
+    assert part.kind == "sphere"
+    assert part.center == pytest.approx((0.0, 0.0, 0.0))  # origin at the ball's centre
+    assert part.size == pytest.approx((0.22, 0.22, 0.22))
+    assert ball.bounds_min[1] == pytest.approx(-0.11)
+
+
+def test_chest_is_a_closed_box_with_a_hinged_lid():
+    chest = get_object_type("chest_1")
+    assert chest.openable and chest.receptacle
+    assert not chest.moveable and not chest.pickupable
+    assert chest.shape == "chest"
+    assert chest.mass == pytest.approx(15.0)
+    assert chest.position_y_on_floor == 0.0
+    lids = chest.parts_with_role("lid")
+    assert len(lids) == 1
+    lid = lids[0]
+    x, y, z = chest.size
+    # the lid covers the whole top
+    assert lid.size[0] == pytest.approx(x) and lid.size[2] == pytest.approx(z)
+    assert lid.center[1] + lid.size[1] / 2 == pytest.approx(y)
+    # hinge along the top back (-z) edge; the open lid stands up behind the opening
+    assert lid.hinge == pytest.approx((0.0, y, -z / 2))
+    assert lid.open_center[1] > y
+    walls = chest.parts_with_role("wall")
+    floors = chest.parts_with_role("floor")
+    assert len(walls) == 4 and len(floors) == 1
+    # walls reach up to the underside of the lid: a closed chest is sealed
+    wall_top = max(w.center[1] + w.size[1] / 2 for w in walls)
+    assert wall_top == pytest.approx(lid.center[1] - lid.size[1] / 2)
+
+
+def test_table_1_has_four_legs_and_a_top():
+    table = get_object_type("table_1")
+    legs = table.parts_with_role("leg")
+    assert len(legs) == 4
+    (top,) = table.parts_with_role("top")
+    assert top.center[1] + top.size[1] / 2 == pytest.approx(table.size[1])
+    assert all(leg.center[1] - leg.size[1] / 2 == pytest.approx(0.0) for leg in legs)
+    assert table.moveable and table.receptacle and not table.pickupable
+    assert table.position_y_on_floor == 0.0
+
+
+def test_chairs_sofas_and_shelves():
+    chair = get_object_type("chair_1")
+    assert len(chair.parts_with_role("leg")) == 4
+    assert len(chair.parts_with_role("seat")) == 1
+    (back,) = chair.parts_with_role("back")
+    assert back.center[2] < 0  # backs at -z, the front faces +z
+    sofa = get_object_type("sofa_1")
+    assert sofa.parts_with_role("seat") and sofa.parts_with_role("back")
+    bookcase = get_object_type("bookcase_3_shelf")
+    assert bookcase.child_components == ("bottom", "shelf_1", "shelf_2", "shelf_3")
+    assert len(bookcase.parts_with_role("side")) == 2
+    assert not get_object_type("bookcase_3_shelf_sideless").parts_with_role("side")
+    changing = get_object_type("changing_table")
+    assert set(changing.child_components) == {
+        "drawer_top", "drawer_bottom", "shelf_top", "shelf_middle", "shelf_bottom",
+    }
+    assert not changing.openable and changing.receptacle  # IT 154: NOT_OPENABLE on the table itself
+
+
+def test_open_top_containers_have_no_lid():
+    for name in ("separate_container", "bowl_3", "cup_6_static", "plate_1", "container_asymmetric_01"):
+        otype = get_object_type(name)
+        assert not otype.parts_with_role("lid"), name
+        assert otype.parts_with_role("floor") and len(otype.parts_with_role("wall")) == 4, name
+    static = get_object_type("bowl_3_static")
+    assert static.receptacle and not static.pickupable and not static.moveable
+    assert static.mass == pytest.approx(get_object_type("bowl_3").mass)
+
+
+def test_door_and_turntable():
+    door = get_object_type("door_4")
+    assert door.openable and door.kinematic_default and not door.moveable
+    assert door.shape == "door"
+    (panel,) = door.parts_with_role("door")
+    assert panel.hinge_axis == (0.0, 1.0, 0.0)
+    assert len(door.parts_with_role("frame")) == 3
+    assert door.size == pytest.approx((0.85, 2.0, 0.1))
+    cog = get_object_type("rotating_cog")
+    assert cog.is_structural_default and cog.kinematic_default
+    assert cog.mass == pytest.approx(10.0)
+    assert cog.position_y_on_floor == pytest.approx(cog.size[1] / 2)
+
+
+def test_agents_and_blobs():
+    agent = get_object_type("agent_male_02")
+    assert agent.is_agent and agent.shape == "agent"
+    assert not agent.moveable and not agent.pickupable
+    assert agent.mass == pytest.approx(80.0)
+    assert agent.size == pytest.approx((0.5, 1.6, 0.5))
+    kinds = sorted(p.kind for p in agent.parts)
+    assert kinds == ["box", "sphere"]
+    blob = get_object_type("blob_10")
+    (body,) = blob.parts
+    assert body.kind == "sphere" and body.size == pytest.approx(blob.size)
+
+
+def test_primitives_and_ramps():
+    cube = get_object_type("cube")
+    assert cube.shape == "cube" and cube.physics and not cube.moveable and not cube.pickupable
+    assert cube.position_y_on_floor == pytest.approx(0.5)
+    assert cube.parts[0].center == pytest.approx((0, 0, 0))
+    ramp = get_object_type("triangle")
+    assert ramp.parts[0].kind == "triangle_prism"
+    with_base = get_object_type("circle_frustum_with_base")
+    assert sorted(p.kind for p in with_base.parts) == ["box", "circle_frustum"]
+    tube = get_object_type("tube_wide")
+    assert len(tube.parts) == 4  # hollow: four walls around the hole
+    block = get_object_type("block_blank_wood_cylinder")
+    assert block.shape == "blank block cylinder" and block.parts[0].kind == "cylinder"
+
+
+# ------------------------------------------------------------------------------------------------
+# Tools
+# ------------------------------------------------------------------------------------------------
+def test_tool_names_parse_width_and_length():
+    assert parse_tool_type("tool_rect_0_75_x_5_00") == ("rect", 0.75, 5.0)
+    assert parse_tool_type("tool_hooked_1_00_x_8_00") == ("hooked", 1.0, 8.0)
+    assert parse_tool_type("tool_isosceles_0_50_x_4_00") == ("isosceles", 0.5, 4.0)
+    assert parse_tool_type("tool_big_1_00_x_39_00") == ("big", 1.0, 39.0)
+    assert parse_tool_type("tool_rect_1_13_x_9_00") == ("rect", 1.13, 9.0)
+    assert parse_tool_type("soccer_ball") is None
+
+
+@pytest.mark.parametrize("name", [n for n in _csv_types() if n.startswith("tool_")])
+def test_every_tool_has_its_named_dimensions(name):
+    kind, width, length = parse_tool_type(name)
+    tool = get_object_type(name)
+    assert tool.shape == "tool"
+    assert tool.moveable and not tool.pickupable
+    assert tool.size[1] == pytest.approx(0.3)
+    assert tool.position_y_on_floor == pytest.approx(0.15)
+    assert tool.size[2] == pytest.approx(length)
+    if kind in ("rect", "big"):
+        assert tool.size[0] == pytest.approx(width)
+        assert len(tool.parts) == 1
+    elif kind == "hooked":
+        assert tool.size[0] == pytest.approx(3 * width)
+    elif kind == "isosceles":
+        assert tool.size[0] == pytest.approx(length)
+
+
+def test_hooked_tool_layout_matches_it_202():
+    """IT 202: hooked 0.75 x 5 at (0.35, -1.3), ball at (0, 0) -> the ball is clear of the shaft and
+    in front of the crossbar, so pulling the tool drags the ball."""
+    tool = get_object_type("tool_hooked_0_75_x_5_00")
+    assert tool.mass == pytest.approx(3.66)
+    shaft, bar = sorted(tool.parts, key=lambda p: p.size[2], reverse=True)
+    assert shaft.size[0] == pytest.approx(0.75) and shaft.size[2] == pytest.approx(5.0)
+    assert shaft.center[0] > 0  # shaft on the +x side
+    assert bar.center[2] > 0 and bar.size[2] == pytest.approx(0.75)  # crossbar at the +z end
+    origin = np.array([0.35, 0.0, -1.3])
+    ball, radius = np.array([0.0, 0.0, 0.0]), 0.11
+    lo, hi = (b + origin for b in part_bounds(shaft))
+    assert ball[0] + radius < lo[0]  # ball beside the shaft
+    lo_bar, hi_bar = (b + origin for b in part_bounds(bar))
+    assert lo_bar[0] < ball[0] < hi_bar[0] and ball[2] + radius < lo_bar[2]
+
+
+# ------------------------------------------------------------------------------------------------
+# Errors
+# ------------------------------------------------------------------------------------------------
+def test_unknown_type_suggests_close_names():
+    with pytest.raises(UnknownObjectTypeError) as info:
+        get_object_type("soccer_bal")
+    error = info.value
+    assert isinstance(error, KeyError)
+    assert "soccer_ball" in error.suggestions
+    assert "soccer_ball" in str(error)
+    with pytest.raises(KeyError):
+        get_object_type("definitely_not_a_type_xyz")
+    assert not catalog.is_known_type("definitely_not_a_type_xyz")
+
+
+def test_name_lookup_is_forgiving_about_case():
+    assert get_object_type("Soccer_Ball").name == "soccer_ball"
+
+
+# ------------------------------------------------------------------------------------------------
+# Meshes
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", list(PART_KINDS) + ["box"])
+def test_mesh_vertices_are_unit_and_centred(kind):
+    vertices = mesh_vertices(kind)
+    assert vertices.ndim == 2 and vertices.shape[1] == 3 and len(vertices) >= 4
+    assert np.allclose(vertices.max(axis=0) - vertices.min(axis=0), 1.0)
+    assert np.allclose((vertices.max(axis=0) + vertices.min(axis=0)) / 2, 0.0, atol=1e-12)
+    vertices[:] = 99.0  # callers get a copy
+    assert np.allclose(mesh_vertices(kind).max(axis=0), 0.5)
+
+
+def test_mesh_shapes():
+    assert set(MESH_KINDS) <= set(PART_KINDS)
+    cone = mesh_vertices("cone")
+    assert np.allclose(cone[cone[:, 1] > 0], [0.0, 0.5, 0.0])  # apex up
+    prism = mesh_vertices("triangle_prism")
+    top = prism[np.isclose(prism[:, 1], 0.5)]
+    assert np.allclose(top[:, 2], 0.5)  # the high edge is at +z
+    with pytest.raises(ValueError):
+        mesh_vertices("teapot")
+
+
+def test_part_bounds_with_rotation():
+    (bar, _) = get_object_type("letter_x").parts
+    lo, hi = part_bounds(bar)
+    expected = (bar.size[0] + bar.size[1]) / math.sqrt(2) / 2
+    assert hi[0] - bar.center[0] == pytest.approx(expected)
+    assert hi[2] - bar.center[2] == pytest.approx(bar.size[2] / 2)
+
+
+# ------------------------------------------------------------------------------------------------
+# Materials
+# ------------------------------------------------------------------------------------------------
+def test_material_color_names_from_csv():
+    assert material_color_names("AI2-THOR/Materials/Plastics/BlueRubber") == ["blue"]
+    assert material_color_names("Custom/Materials/Black") == ["black"]
+    assert material_color_names("AI2-THOR/Materials/Walls/Drywall") == ["grey", "white"]
+    assert material_color_names("Custom/Materials/Cyan") == ["blue", "cyan", "green"]
+    assert material_color_names("AI2-THOR/Materials/Ceramics/BrownMarbleFake 1") == ["brown", "orange"]
+    assert len(material_names()) == 243
+
+
+def test_material_lookup_fallbacks():
+    assert material_color_names("ai2-thor/materials/plastics/bluerubber") == ["blue"]  # case-insensitive
+    assert material_color_names("BlueRubber") == ["blue"]  # last path component
+    assert material_color_names("Somewhere/Else/BlueRubber") == ["blue"]
+    assert material_color_names("AI2-THOR/Materials/Unknown/NoSuchMaterial") == []
+    assert material_color_names("") == []
+
+
+def test_material_rgb():
+    blue = material_rgb("AI2-THOR/Materials/Plastics/BlueRubber")
+    assert blue == color_name_rgb("blue")
+    assert blue[2] > blue[0] and blue[2] > blue[1]
+    black = material_rgb("Custom/Materials/Black")
+    assert max(black) < 0.2
+    # specific colour names win over the basic ones listed with them
+    assert material_rgb("Custom/Materials/Cyan") == color_name_rgb("cyan")
+    assert material_rgb("Custom/Materials/Magenta") == color_name_rgb("magenta")
+    # several basic names average
+    drywall = material_rgb("AI2-THOR/Materials/Walls/Drywall")
+    assert drywall == pytest.approx(tuple((a + b) / 2 for a, b in zip(color_name_rgb("grey"), color_name_rgb("white"))))
+    # unknown materials: guessed from their name, else neutral grey
+    white_wall = material_rgb("AI2-THOR/Materials/Walls/WallDrywallWhite")
+    assert min(white_wall) > 0.7
+    assert material_rgb("Nothing/Known/Here") == NEUTRAL_GREY
+    assert color_name_rgb("no-such-colour") == NEUTRAL_GREY
+    for path in material_names():
+        rgb = material_rgb(path)
+        assert len(rgb) == 3 and all(0.0 <= c <= 1.0 for c in rgb), path
+        for name in material_color_names(path):
+            assert color_name_rgb(name) != NEUTRAL_GREY or name == "grey", (path, name)
+
+
+def test_materials_used_by_scenes_resolve():
+    paths: set[str] = set()
+    for path in SCENE_FILES:
+        scene = json.loads(Path(path).read_text(encoding="utf-8-sig"))
+        for obj in scene.get("objects", []):
+            paths.update(obj.get("materials") or [])
+    assert paths
+    known = [p for p in paths if material_color_names(p)]
+    assert len(known) >= 0.9 * len(paths)

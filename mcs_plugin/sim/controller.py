@@ -123,6 +123,7 @@ class EmbeddedController:
         self._visible_cache = None
         outcome = self._runner.run(name, params)
         self._advance()
+        self._visible_cache = None  # the action and physics changed what can be seen
         if name == Action.END_HABITUATION.value and self.habituation_trial is not None:
             self.habituation_trial += 1
             if self.goal and self.habituation_trial > self.goal.habituation_total:

@@ -16,14 +16,14 @@ from mcs_plugin.mcs import (
 )
 from mcs_plugin.sim.actions import ActionRunner, Outcome
 from mcs_plugin.sim.observation import (
-    DEFAULT, LEVEL1, NONE, ORACLE, TIERS_WITH_WORLD_STATE, object_metadata, stable_color, visible_objects,
+    DEFAULT, LEVEL1, NONE, ORACLE, TIERS_WITH_WORLD_STATE, objects_metadata, stable_color, visible_objects,
 )
 from mcs_plugin.sim.performer import (
     CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, PERFORMER_RADIUS, PERFORMER_REACH, STANDING, Performer,
 )
 from mcs_plugin.sim.reward import goal_achieved, step_reward
 from mcs_plugin.sim.scripts import apply_scripts, object_states
-from mcs_plugin.sim.world import PHYSICS_FRAMES_PER_SECOND, World, build_world, geom_colors
+from mcs_plugin.sim.world import GROUP_PERFORMER, PHYSICS_FRAMES_PER_SECOND, World, build_world, geom_colors
 
 INTUITIVE_PHYSICS_CAMERA = (0.0, 1.5, -4.5, 0.0, 0.0)  # x, y, z, yaw, tilt
 ISOMETRIC_CAMERA = (4.0, 3.0, -4.0, 315.0, 35.264)
@@ -263,15 +263,15 @@ class EmbeddedController:
             mask = np.zeros((h, w, 3), np.uint8)
         else:
             forward, up = self.performer.camera_axes()
-            visible = ~np.isin(self.world.model.geom_group, (4, 5))
+            visible = self.world.model.geom_group < GROUP_PERFORMER
             frame = self._renderer.render(self.world.data, self.performer.camera_mj(), forward, up, self._geom_rgb,
                                           visible, want_rgb=True, want_depth=want_depth, want_ids=want_mask)
             rgb, depth = frame.rgb, frame.depth
             if want_mask:
-                owners = np.where(frame.geom_ids >= 0, self.world.geom_owner[np.maximum(frame.geom_ids, 0)], -1)
-                mask = colors[owners]  # -1 indexes the trailing black entry
+                lut = colors[np.append(self.world.geom_owner, -1)]  # geom -> owner colour; id -1 -> black
+                mask = lut[frame.geom_ids]
         images = [Image.fromarray(rgb)]
-        depths = [np.array(depth, dtype=np.float32)] if want_depth else []
+        depths = [depth] if want_depth else []
         masks = [Image.fromarray(mask)] if want_mask else []
         return images, depths, masks
 
@@ -288,18 +288,20 @@ class EmbeddedController:
         segmentation = []
         if world_state:
             seen = self._visible()
+            listed = []
             for index, obj in enumerate(world.objects):
                 color = tuple(int(c) for c in colors[index])
                 segmentation.append({"objectId": obj.id, "r": color[0], "g": color[1], "b": color[2]})
                 if obj.is_floor or (not obj.present and not obj.held):
                     continue
-                visible = obj.id in seen
-                if self.tier == DEFAULT and not (visible or obj.held) and not obj.structural:
+                if self.tier == DEFAULT and not (obj.id in seen or obj.held) and not obj.structural:
                     continue
                 if config.only_return_goal_object and not obj.structural and obj.id not in self.goal.target_ids():
                     continue
-                meta = object_metadata(world, performer, obj, visible, color,
-                                       object_states(world, obj.id, self.step_number))
+                listed.append((obj, color))
+            metas = objects_metadata(world, performer, [o for o, _ in listed], seen, [c for _, c in listed],
+                                     [object_states(world, o.id, self.step_number) for o, _ in listed])
+            for (obj, _), meta in zip(listed, metas):
                 (structural if obj.structural else objects).append(meta)
             objects.sort(key=lambda o: o.uuid)
         position = None

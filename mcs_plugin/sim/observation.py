@@ -9,7 +9,6 @@ import numpy as np
 
 from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import project
-from mcs_plugin.sim.coords import mj_matrix_to_unity_euler, mj_to_mcs
 from mcs_plugin.sim.performer import CAMERA_FIELD_OF_VIEW, Performer
 from mcs_plugin.sim.world import SimObject, World
 
@@ -31,10 +30,9 @@ def stable_color(object_id: str, taken: set[tuple[int, int, int]]) -> tuple[int,
 
 
 def _sample_offsets() -> np.ndarray:
-    """Visibility sample points in a geom's local box (-1..1): centre, face points and inner corners."""
+    """Visibility sample points in a geom's local box (-1..1): its centre and a point toward each face."""
     axes = np.array([[sx, 0, 0] for sx in (-0.6, 0.6)] + [[0, sy, 0] for sy in (-0.6, 0.6)] + [[0, 0, sz] for sz in (-0.6, 0.6)])
-    corners = np.array([[sx, sy, sz] for sx in (-0.4, 0.4) for sy in (-0.4, 0.4) for sz in (-0.4, 0.4)])
-    return np.concatenate([np.zeros((1, 3)), axes, corners])
+    return np.concatenate([np.zeros((1, 3)), axes])
 
 
 _OFFSETS = _sample_offsets()
@@ -71,38 +69,69 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
     return seen
 
 
-def object_metadata(
-    world: World, performer: Performer, obj: SimObject, visible: bool, color: tuple[int, int, int], state_list: list[str]
-) -> ObjectMetadata:
-    """ObjectMetadata of one object as the MCS library reports it."""
-    pos_mj = world.body_pos(obj)
-    position = mj_to_mcs(pos_mj)
-    camera = mj_to_mcs(performer.camera_mj())
-    delta = {k: position[k] - camera[k] for k in "xyz"}
-    distance = math.sqrt(sum(v * v for v in delta.values()))
-    direction = {k: (v / distance if distance > 1e-9 else 0.0) for k, v in delta.items()}
-    distance_xz = math.hypot(delta["x"], delta["z"])
-    rx, ry, rz = mj_matrix_to_unity_euler(world.body_mat(obj))
-    rgb = {"r": color[0], "g": color[1], "b": color[2]}
-    return ObjectMetadata(
-        uuid=obj.id,
-        color=rgb,
-        dimensions=[mj_to_mcs(c) for c in world.world_bounds(obj)],
-        direction=direction,
-        distance=distance_xz / 0.1,
-        distance_in_steps=distance_xz / 0.1,
-        distance_in_world=distance,
-        held=obj.held,
-        mass=obj.mass,
-        material_list=list(obj.material_list),
-        position=position,
-        rotation={"x": rx, "y": ry, "z": rz},
-        shape=obj.shape,
-        state_list=list(state_list),
-        texture_color_list=list(obj.texture_color_list),
-        visible=visible or obj.held,
-        is_open=obj.is_open,
-        openable=obj.openable,
-        locked=obj.locked,
-        associated_with_agent=obj.associated_with_agent,
-    )
+_CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
+
+
+def _unity_euler_batch(mats_mj: np.ndarray) -> np.ndarray:
+    """Unity Euler angles (N, 3), degrees in [0, 360), of MuJoCo rotation matrices (N, 3, 3)."""
+    r = mats_mj[:, [0, 2, 1], :][:, :, [0, 2, 1]]  # back to the MCS frame
+    sx = np.clip(-r[:, 1, 2], -1.0, 1.0)
+    ax = np.arcsin(sx)
+    regular = np.abs(sx) < 0.999999
+    ay = np.where(regular, np.arctan2(r[:, 0, 2], r[:, 2, 2]), np.arctan2(-r[:, 2, 0], r[:, 0, 0]))
+    az = np.where(regular, np.arctan2(r[:, 1, 0], r[:, 1, 1]), 0.0)
+    return np.degrees(np.stack([ax, ay, az], axis=1)) % 360.0
+
+
+def objects_metadata(
+    world: World, performer: Performer, objects: list[SimObject], seen: dict[str, float],
+    colors: list[tuple[int, int, int]], states: list[list[str]],
+) -> list[ObjectMetadata]:
+    """ObjectMetadata of several objects as the MCS library reports them (computed in one batch)."""
+    if not objects:
+        return []
+    bodies = [o.body_id for o in objects]
+    pos = world.data.xpos[bodies]  # (N, 3) MuJoCo frame
+    mats = world.data.xmat[bodies].reshape(-1, 3, 3)
+    half = np.array([o.size for o in objects]) / 2.0
+    local = np.array([o.bounds_center for o in objects])[:, None, :] + _CORNER_SIGNS[None] * half[:, None, :]
+    corners = pos[:, None, :] + np.einsum("nij,nkj->nki", mats, local[:, :, [0, 2, 1]])
+    camera = performer.camera_mj()
+    delta = pos - camera
+    distance = np.linalg.norm(delta, axis=1)
+    direction = delta / np.where(distance > 1e-9, distance, 1.0)[:, None]
+    distance_xz = np.linalg.norm(delta[:, :2], axis=1)
+    euler = _unity_euler_batch(mats)
+    # Everything to plain Python floats in MCS axis order (x, y, z) = MuJoCo (x, z, y).
+    pos_l, dir_l = pos[:, [0, 2, 1]].tolist(), direction[:, [0, 2, 1]].tolist()
+    corners_l, euler_l = corners[:, :, [0, 2, 1]].tolist(), euler.tolist()
+    dist_l, dist_xz_l = distance.tolist(), distance_xz.tolist()
+    result = []
+    for i, obj in enumerate(objects):
+        x, y, z = pos_l[i]
+        dx, dy, dz = dir_l[i]
+        rx, ry, rz = euler_l[i]
+        color = colors[i]
+        result.append(ObjectMetadata(
+            uuid=obj.id,
+            color={"r": color[0], "g": color[1], "b": color[2]},
+            dimensions=[{"x": c[0], "y": c[1], "z": c[2]} for c in corners_l[i]],
+            direction={"x": dx, "y": dy, "z": dz},
+            distance=dist_xz_l[i] / 0.1,
+            distance_in_steps=dist_xz_l[i] / 0.1,
+            distance_in_world=dist_l[i],
+            held=obj.held,
+            mass=obj.mass,
+            material_list=list(obj.material_list),
+            position={"x": x, "y": y, "z": z},
+            rotation={"x": rx, "y": ry, "z": rz},
+            shape=obj.shape,
+            state_list=states[i],
+            texture_color_list=list(obj.texture_color_list),
+            visible=obj.id in seen or obj.held,
+            is_open=obj.is_open,
+            openable=obj.openable,
+            locked=obj.locked,
+            associated_with_agent=obj.associated_with_agent,
+        ))
+    return result

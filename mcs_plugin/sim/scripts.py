@@ -7,7 +7,7 @@ from mcs_plugin.sim.world import World
 
 
 def apply_scripts(world: World, step: int) -> None:
-    """Apply every scripted event of the scene's objects that starts at `step`."""
+    """Apply every scripted event of the scene's objects that starts at `step` (call world.forward after)."""
     for obj in world.objects:
         spec = obj.scene_object
         if spec is None or obj.held:
@@ -27,7 +27,6 @@ def apply_scripts(world: World, step: int) -> None:
         for hide in spec.hides or []:
             if hide.step_begin == step:
                 world.set_present(obj, False)
-    world.forward()
 
 
 def object_states(world: World, object_id: str, step: int) -> list[str]:

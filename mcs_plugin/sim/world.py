@@ -23,6 +23,7 @@ PHYSICS_FRAMES_PER_SECOND = 20.0
 GROUP_OBJECT, GROUP_STRUCTURE, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 4, 5
 RAY_GROUPS = np.array([1, 1, 1, 1, 0, 0], dtype=np.uint8)
 
+REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a body counts as at rest
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
 WALL_THICKNESS = 0.5
 DEFAULT_ROOM = (10.0, 3.0, 10.0)
@@ -102,10 +103,22 @@ class World:
         self._conaffinity = model.geom_conaffinity.copy()
         self._group = model.geom_group.copy()
         self._ray_geom = np.zeros(1, dtype=np.int32)
+        self._dynamic = [o for o in objects if o.dynamic]
+        self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
+
+    def wake(self) -> None:
+        """Resume physics (something may move): called whenever an action or script changes the state."""
+        self._still_checks = 0
+
+    @property
+    def at_rest(self) -> bool:
+        """Whether every dynamic body has been still for two consecutive actions (physics is skipped)."""
+        return self._still_checks >= 2
 
     # -- presence and holding -------------------------------------------------------------------
     def set_present(self, obj: SimObject, present: bool) -> None:
         """Put an object in the world (collides, rendered, hit by rays) or take it out."""
+        self.wake()
         obj.present = present
         ids = obj.geom_ids
         if present:
@@ -121,6 +134,7 @@ class World:
 
     def set_open(self, obj: SimObject, opened: bool) -> None:
         """Open or close an object's lid or door (an opened lid is out of the way of rays and bodies)."""
+        self.wake()
         obj.is_open = opened
         if obj.present:
             self._set_lid(obj, opened)
@@ -144,6 +158,8 @@ class World:
 
     def set_pose(self, obj: SimObject, pos_mj: np.ndarray, mat_mj: np.ndarray | None = None) -> None:
         """Teleport an object's origin (and orientation) and zero its velocity."""
+        if obj.present:  # moving an absent (e.g. held) object cannot disturb anything
+            self.wake()
         quat = matrix_to_quat(mat_mj) if mat_mj is not None else None
         if obj.dynamic:
             self.data.qpos[obj.qpos_adr : obj.qpos_adr + 3] = pos_mj
@@ -157,6 +173,7 @@ class World:
 
     def set_velocity(self, obj: SimObject, linear_mj: np.ndarray, angular_mj: np.ndarray | None = None) -> None:
         """Set a dynamic object's linear (and angular) velocity in the world frame."""
+        self.wake()
         self.data.qvel[obj.qvel_adr : obj.qvel_adr + 3] = linear_mj
         if angular_mj is not None:
             self.data.qvel[obj.qvel_adr + 3 : obj.qvel_adr + 6] = angular_mj
@@ -176,14 +193,27 @@ class World:
 
     # -- physics and queries ----------------------------------------------------------------------
     def forward(self) -> None:
-        """Recompute positions of everything from the current state."""
-        mujoco.mj_forward(self.model, self.data)
+        """Recompute world positions and orientations of all bodies and geoms from the current state."""
+        mujoco.mj_kinematics(self.model, self.data)
 
     def advance(self, substeps: int = SUBSTEPS_PER_ACTION) -> None:
-        """Advance physics by `substeps` MuJoCo steps (one MCS action = 0.05 s by default)."""
+        """Advance physics by `substeps` MuJoCo steps (one MCS action = 0.05 s), unless all is at rest.
+
+        Skipping a world at rest is exact: with every body still, a step would leave the state as it is
+        (up to contact-solver creep, which is what makes resting objects drift in long episodes).
+        """
+        if self.at_rest:
+            return
+        qpos, qvel = self.data.qpos, self.data.qvel
+        frozen = [(o, qpos[o.qpos_adr : o.qpos_adr + 7].copy()) for o in self._dynamic if not o.present]
         for _ in range(substeps):
             mujoco.mj_step(self.model, self.data)
+        for obj, pose in frozen:  # absent (held, hidden, not yet shown) bodies do not fall through the void
+            qpos[obj.qpos_adr : obj.qpos_adr + 7] = pose
+            qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
         mujoco.mj_kinematics(self.model, self.data)
+        speed = max((np.abs(qvel[o.qvel_adr : o.qvel_adr + 6]).max() for o in self._dynamic if o.present), default=0.0)
+        self._still_checks = self._still_checks + 1 if speed < REST_SPEED else 0
 
     def ray(self, origin_mj: np.ndarray, direction_mj: np.ndarray) -> tuple[int, float]:
         """First geom hit by a ray from origin along a unit direction: (geom id or -1, distance)."""

@@ -50,6 +50,8 @@ from typing import Optional
 import mujoco
 import numpy as np
 
+from mcs_plugin.sim.camera import pixel_ray, projection_params
+
 __all__ = ["RenderError", "Frame", "Renderer", "projection_params"]
 
 _EGL_HINT = (
@@ -137,12 +139,6 @@ class Frame:
     rgb: Optional[np.ndarray]  # (H, W, 3) uint8, row 0 = top of the image
     depth: Optional[np.ndarray]  # (H, W) float32, metres along the viewing axis; far where empty
     geom_ids: Optional[np.ndarray]  # (H, W) int32, MuJoCo geom id, -1 where nothing was drawn
-
-
-def projection_params(width: int, height: int, fov_y: float = 42.5):
-    """Pinhole intrinsics (fx, fy, cx, cy) in pixels for a vertical field of view in degrees."""
-    f = (height / 2.0) / math.tan(math.radians(fov_y) / 2.0)
-    return f, f, width / 2.0, height / 2.0
 
 
 def _camera_basis(cam_forward, cam_up):
@@ -475,9 +471,8 @@ class Renderer:
 
     def pixel_ray(self, px: float, py: float, cam_pos, cam_forward, cam_up) -> np.ndarray:
         """Unit world direction through pixel (px right, py down, top-left origin, centres +0.5)."""
-        r, u, f = (np.asarray(v) for v in _camera_basis(cam_forward, cam_up))
-        d = f + ((px - self.cx) / self.fx) * r - ((py - self.cy) / self.fy) * u
-        return d / np.linalg.norm(d)
+        _camera_basis(cam_forward, cam_up)  # same validation as render()
+        return pixel_ray(px, py, self.width, self.height, self.fov_y, np.asarray(cam_forward, float), np.asarray(cam_up, float))
 
     # -- rendering -------------------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import random
 from typing import Any
@@ -28,13 +27,6 @@ from mcs_plugin.sim.world import GROUP_PERFORMER, PHYSICS_FRAMES_PER_SECOND, Wor
 INTUITIVE_PHYSICS_CAMERA = (0.0, 1.5, -4.5, 0.0, 0.0)  # x, y, z, yaw, tilt
 ISOMETRIC_CAMERA = (4.0, 3.0, -4.0, 315.0, 35.264)
 ISOMETRIC_FRONT_RIGHT_CAMERA = (4.0, 3.0, 4.0, 225.0, 35.264)
-
-
-def _same_param(a: Any, b: Any) -> bool:
-    try:
-        return math.isclose(float(a), float(b), abs_tol=1e-9)
-    except (TypeError, ValueError):
-        return str(a).lower() == str(b).lower()
 
 
 class EmbeddedController:
@@ -225,14 +217,12 @@ class EmbeddedController:
 
     def _check_allowed(self, name: str, params: dict) -> None:
         """Raise ValueError when the goal's action list for this step forbids the action."""
-        allowed = self.last_output.action_list if self.last_output is not None else None
-        if not allowed:
+        if self.goal is None:
             return
-        for allowed_name, allowed_params in allowed:
-            if allowed_name != name:
-                continue
-            if all(k in params and _same_param(params[k], v) for k, v in (allowed_params or {}).items()):
-                return
+        context = (self.step_number, self.steps_on_lava, False, self.scene.is_passive())
+        if self.goal.is_action_allowed(context[0], name, params, *context[1:]):
+            return
+        allowed = self.goal.retrieve_action_list_at_step(*context)
         choices = ", ".join(a if not p else f"{a}({p})" for a, p in allowed)
         raise ValueError(f"action {name} {params or ''} is not allowed at step {self.step_number + 1}; allowed: {choices}")
 

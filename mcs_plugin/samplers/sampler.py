@@ -1,0 +1,173 @@
+"""MCSSceneTaskSampler: one environment per sampler, one task per scene, looping (train) or one pass (eval)."""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+from allenact.base_abstractions.sensor import Sensor
+from allenact.base_abstractions.task import TaskSampler
+
+from mcs_plugin.mcs import SceneError, load_scene_json_file
+from mcs_plugin.samplers.scenes import SceneSource, list_scenes, partition, read_manifest_info
+from mcs_plugin.tasks import MCSTask, task_class_for
+
+LOGGER = logging.getLogger(__name__)
+TRAIN, VALID, TEST = "train", "valid", "test"
+
+
+def default_env_factory(**env_args: Any) -> Callable[[], Any]:
+    """A factory of MCSEnvironment (embedded backend, oracle metadata unless configured)."""
+    def make() -> Any:
+        from mcs_plugin import MCSEnvironment
+
+        return MCSEnvironment(**env_args)
+    return make
+
+
+class MCSSceneTaskSampler(TaskSampler):
+    """Samples one MCSTask per scene from this process's disjoint share of the scenes.
+
+    `mode="train"` loops forever over a share reshuffled every pass (seeded); `"valid"`/`"test"` make one
+    pass in order, and `reset()` rewinds. Unreadable scenes and environments that give up are logged and
+    skipped (or raised, with `strict=True`).
+    """
+
+    def __init__(
+        self,
+        scenes: SceneSource,
+        sensors: Sequence[Sensor],
+        max_steps: int = 500,
+        mode: str = TRAIN,
+        process_ind: int = 0,
+        total_processes: int = 1,
+        seed: Optional[int] = None,
+        env_factory: Optional[Callable[[], Any]] = None,
+        env_args: Optional[dict] = None,
+        task_class: Optional[type[MCSTask]] = None,
+        task_kwargs: Optional[dict] = None,
+        strict: bool = False,
+        **kwargs: Any,
+    ):
+        if mode not in (TRAIN, VALID, TEST):
+            raise ValueError(f"mode must be one of train/valid/test, got {mode!r}")
+        all_scenes = list_scenes(scenes)
+        if not all_scenes:
+            raise ValueError(f"no scenes in {scenes!r}")
+        self.mode = mode
+        self.scenes: list[Path] = partition(all_scenes, process_ind, total_processes, oversample=mode == TRAIN)
+        self.manifest = read_manifest_info(scenes)
+        self.sensors = list(sensors)
+        self.max_steps = max_steps
+        self.task_class = task_class
+        self.task_kwargs = dict(task_kwargs or {})
+        self.strict = strict
+        self._env_factory = env_factory or default_env_factory(**(env_args or {"config": {"metadata": "oracle"}}))
+        self.env: Any = None
+        self._rng = random.Random(seed)
+        self._order: list[Path] = []
+        self._position = 0
+        self._last_task: Optional[MCSTask] = None
+        self.skipped: list[tuple[str, str]] = []
+        self.reset()
+
+    # -- AllenAct API ----------------------------------------------------------------------------------
+    @property
+    def length(self) -> float:
+        """Tasks left: infinite when training, else what remains of the pass."""
+        return float("inf") if self.mode == TRAIN else len(self._order) - self._position
+
+    @property
+    def total_unique(self) -> int:
+        """Scenes in this sampler's share."""
+        return len(self.scenes)
+
+    @property
+    def last_sampled_task(self) -> Optional[MCSTask]:
+        """The most recent task."""
+        return self._last_task
+
+    @property
+    def all_observation_spaces_equal(self) -> bool:
+        """Every task exposes the same sensors."""
+        return True
+
+    def set_seed(self, seed: int) -> None:
+        """Reseed the shuffling (takes effect at the next pass)."""
+        self._rng = random.Random(seed)
+
+    def reset(self) -> None:
+        """Rewind to the start of a pass."""
+        self._order = list(self.scenes)
+        if self.mode == TRAIN:
+            self._rng.shuffle(self._order)
+        self._position = 0
+
+    def close(self) -> None:
+        """Stop the environment."""
+        if self.env is not None:
+            stop = getattr(self.env, "stop", None) or getattr(self.env, "stop_simulation")
+            stop()
+            self.env = None
+
+    def next_task(self, force_advance_scene: bool = False) -> Optional[MCSTask]:
+        """Start the next scene and wrap it in its goal's task; None when an evaluation pass is over."""
+        attempts = 0
+        while attempts < max(len(self.scenes), 1) * 2:
+            path = self._next_path()
+            if path is None:
+                return None
+            attempts += 1
+            task = self._try_task(path)
+            if task is not None:
+                self._last_task = task
+                return task
+        raise RuntimeError(f"no scene in this sampler's share could be started (skipped: {self.skipped[-5:]})")
+
+    # -- internals ----------------------------------------------------------------------------------
+    def _next_path(self) -> Optional[Path]:
+        if self._position >= len(self._order):
+            if self.mode != TRAIN:
+                return None
+            self.reset()
+        path = self._order[self._position]
+        self._position += 1
+        return path
+
+    def _try_task(self, path: Path) -> Optional[MCSTask]:
+        from mcs_plugin.host.errors import SimulatorGaveUp
+
+        try:
+            scene = load_scene_json_file(path)
+            if self.env is None:
+                self.env = self._env_factory()
+            self.env.start_scene(scene)
+        except (SceneError, SimulatorGaveUp, OSError, ValueError) as error:
+            if self.strict:
+                raise
+            LOGGER.warning("skipping scene %s: %s", path, error)
+            self.skipped.append((str(path), str(error)))
+            return None
+        return self._make_task(path, scene)
+
+    def _make_task(self, path: Path, scene: dict) -> MCSTask:
+        output = self.env.last_output
+        goal = output.goal
+        category = goal.category if goal is not None and goal.category else "retrieval"
+        task_class = self.task_class or task_class_for(category)
+        answer = ((scene.get("goal") or {}).get("answer") or {}).get("choice")
+        manifest = self.manifest.get(str(path.resolve()), {})
+        task_info = {
+            "scene_name": scene.get("name", path.stem),
+            "scene_path": str(path),
+            "goal_category": category,
+            "target_ids": goal.target_ids() if goal is not None else [],
+            "goal_metadata": dict((scene.get("goal") or {}).get("metadata") or {}),
+            "objects": scene.get("objects", []),
+            "answer": answer,
+            "optimal_steps": manifest.get("optimal_steps"),
+        }
+        return task_class(env=self.env, sensors=self.sensors, task_info=task_info, max_steps=self.max_steps,
+                          **self.task_kwargs)

@@ -1,0 +1,203 @@
+"""MCSTask: an AllenAct Task over one MCS scene, with a discrete action vocabulary and shaped reward."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+import gym
+import numpy as np
+from allenact.base_abstractions.misc import RLStepResult
+from allenact.base_abstractions.sensor import Sensor
+from allenact.base_abstractions.task import Task
+
+from mcs_plugin.mcs import ReturnStatus, StepMetadata
+from mcs_plugin.tasks.actions import END, OPEN_OBJECT, ActionVocabulary
+
+SUCCESS_STATUSES = {ReturnStatus.SUCCESSFUL.value, ReturnStatus.SUCCESSFUL_WITH_INVALID_PARAMETERS.value}
+END_SCENE_ONLY = [("EndScene", {})]
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    """Shaped reward terms; the MCS reward is reported beside it (metric `mcs_reward`)."""
+
+    success: float = 10.0  # once, when the goal is achieved
+    step_penalty: float = -0.01  # every step
+    progress: float = 1.0  # per metre the target got closer (XZ distance, oracle metadata)
+    failed_action: float = -0.05  # an action whose return status is not SUCCESSFUL
+
+
+class MCSTask(Task):
+    """One MCS scene as an AllenAct task; subclasses define the goal test and the progress measure.
+
+    The environment (`mcs_plugin.MCSEnvironment` or anything with `step`, `last_output` and `end_scene`)
+    has already started the scene. Reward and metrics read oracle-tier metadata, so run the environment at
+    the oracle tier and let the sensors decide what the policy sees.
+    """
+
+    default_actions: Sequence[str] = ()
+
+    def __init__(self, env: Any, sensors: Sequence[Sensor], task_info: dict, max_steps: int,
+                 vocabulary: Optional[ActionVocabulary] = None, reward_config: RewardConfig = RewardConfig(),
+                 end_on_success: bool = True, **kwargs: Any):
+        super().__init__(env=env, sensors=list(sensors), task_info=task_info, max_steps=max_steps, **kwargs)
+        self.vocabulary = vocabulary or ActionVocabulary(self.default_actions)
+        self.reward_config = reward_config
+        self.end_on_success = end_on_success
+        self.width, self.height = self._image_size(env.last_output)
+        self._ended_by_agent = False
+        self._scene_over = False  # the scene's last_step passed, or MCS allows only EndScene
+        self._achieved = False
+        self._mcs_reward = 0.0
+        self._failed_actions = 0
+        self._opened: set[str] = set()
+        self._last_distance = self.distance_to_target(env.last_output)
+        self._initial_distance = self._last_distance
+        self._expert = None
+        self.optimal_steps: Optional[int] = task_info.get("optimal_steps")
+        self.last_action_success = True
+
+    @staticmethod
+    def _image_size(output: StepMetadata) -> tuple[int, int]:
+        if output.image_list:
+            return output.image_list[-1].size
+        return tuple(output.camera_aspect_ratio or (600, 400))
+
+    # -- AllenAct API --------------------------------------------------------------------------------
+    @property
+    def action_space(self) -> gym.spaces.Discrete:
+        """One discrete action per vocabulary entry."""
+        return gym.spaces.Discrete(len(self.vocabulary))
+
+    def class_action_names(self) -> tuple[str, ...]:
+        """Readable action names, in index order."""
+        return self.vocabulary.labels()
+
+    def render(self, mode: str = "rgb", *args, **kwargs) -> np.ndarray:
+        """The latest RGB frame (H, W, 3 uint8)."""
+        images = self.env.last_output.image_list
+        return np.asarray(images[-1]) if images else np.zeros((self.height, self.width, 3), np.uint8)
+
+    def close(self) -> None:
+        """Tasks share the sampler's environment: nothing to close here."""
+
+    def _step(self, action: int) -> RLStepResult:
+        chosen = self.vocabulary[int(action)]
+        reward = self.reward_config.step_penalty
+        if chosen.name == END:
+            self._ended_by_agent = True
+            self.last_action_success = True
+        else:
+            name, params = chosen.call(self.width, self.height)
+            allowed = self._allowed(name)
+            if not allowed:  # the scene forbids it now (e.g. a preview phase): play the scene's action instead
+                name, params = self.env.last_output.action_list[0]
+                reward += self.reward_config.failed_action
+                self._failed_actions += 1
+            output = self.env.step(name, **params)
+            if output is None:
+                self._scene_over = True
+                self.last_action_success = False
+            else:
+                reward += self._account(output, name)
+                self.last_action_success = self.last_action_success and allowed
+        return RLStepResult(
+            observation=self.get_observations(),
+            reward=reward,
+            done=self.is_done(),
+            info={"last_action_success": self.last_action_success, "action": chosen.label},
+        )
+
+    def _allowed(self, name: str) -> bool:
+        """Whether the scene's action list for this step contains the action."""
+        action_list = self.env.last_output.action_list
+        return not action_list or any(entry == name for entry, _ in action_list)
+
+    def _account(self, output: StepMetadata, action_name: str) -> float:
+        """Update episode bookkeeping from a step's output; returns the shaped part of the reward."""
+        config = self.reward_config
+        reward = 0.0
+        self._mcs_reward += float(output.reward or 0.0)
+        self.last_action_success = output.return_status in SUCCESS_STATUSES
+        if not self.last_action_success:
+            self._failed_actions += 1
+            reward += config.failed_action
+        if action_name == OPEN_OBJECT and self.last_action_success and output.resolved_object:
+            self._opened.add(output.resolved_object)
+        distance = self.distance_to_target(output)
+        if distance is not None and self._last_distance is not None:
+            reward += config.progress * (self._last_distance - distance)
+        self._last_distance = distance
+        if not self._achieved and self.goal_achieved(output):
+            self._achieved = True
+            reward += config.success
+        if self._scene_ended(output):
+            self._scene_over = True
+        return reward
+
+    @staticmethod
+    def _scene_ended(output: StepMetadata) -> bool:
+        """The scene's last step was taken, or MCS allows nothing but EndScene (the lava rule)."""
+        last_step = output.goal.last_step if output.goal is not None else None
+        passed_last = last_step is not None and output.step_number >= last_step
+        return passed_last or not output.action_list or output.action_list == END_SCENE_ONLY
+
+    def reached_terminal_state(self) -> bool:
+        """End taken, the goal achieved (when it ends the episode), the scene's last step, or the lava rule."""
+        return self._ended_by_agent or self._scene_over or (self.end_on_success and self._achieved)
+
+    def metrics(self) -> dict[str, Any]:
+        """Numbers only: success, SPL, length, rewards, distance to target, failed actions, objects opened."""
+        if not self.is_done():
+            return {}
+        steps = self.num_steps_taken()
+        metrics = {
+            "success": float(self._achieved),
+            "ep_length": steps,
+            "reward": self.cumulative_reward,
+            "mcs_reward": self._mcs_reward,
+            "failed_actions": self._failed_actions,
+            "objects_opened": len(self._opened),
+        }
+        if self._last_distance is not None:
+            metrics["distance_to_target"] = self._last_distance
+        if self.optimal_steps is not None:
+            best = max(self.optimal_steps, 1)
+            metrics["spl"] = float(self._achieved) * best / max(best, steps)
+        return metrics
+
+    def query_expert(self, **kwargs) -> tuple[int, bool]:
+        """The expert's next action as an index into this task's vocabulary (False when it has none)."""
+        from mcs_plugin.experts import make_expert
+
+        if self._expert is None:
+            self._expert = make_expert(self.task_info["goal_category"])
+        suggestion = self._expert.next_action(self.env.last_output)
+        if suggestion is None:
+            return 0, False
+        try:
+            return self.vocabulary.index(suggestion[0]), True
+        except ValueError:
+            return 0, False
+
+    # -- goal-specific ------------------------------------------------------------------------------
+    def goal_achieved(self, output: StepMetadata) -> bool:
+        """Whether the scene's goal holds: the simulator's reward is positive exactly then."""
+        return float(output.reward or 0.0) > 0.0
+
+    def target_id(self, output: StepMetadata) -> Optional[str]:
+        """The object the agent should currently approach (None when there is none)."""
+        ids = self.task_info.get("target_ids") or []
+        return ids[0] if ids else None
+
+    def distance_to_target(self, output: StepMetadata) -> Optional[float]:
+        """Horizontal distance (m) from the performer to the current target (None without oracle data)."""
+        target = self.target_id(output)
+        if target is None or output.position is None:
+            return None
+        for meta in output.object_list:
+            if meta.uuid == target:
+                return math.hypot(meta.position["x"] - output.position["x"], meta.position["z"] - output.position["z"])
+        return None

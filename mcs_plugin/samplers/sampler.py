@@ -11,7 +11,7 @@ from allenact.base_abstractions.sensor import Sensor
 from allenact.base_abstractions.task import TaskSampler
 
 from mcs_plugin.mcs import SceneError, load_scene_json_file
-from mcs_plugin.samplers.scenes import SceneSource, list_scenes, partition, read_manifest_info
+from mcs_plugin.samplers.scenes import SceneSource, list_scenes, partition, read_manifest_info, scene_goal_category
 from mcs_plugin.tasks import MCSTask, task_class_for
 
 LOGGER = logging.getLogger(__name__)
@@ -48,14 +48,17 @@ class MCSSceneTaskSampler(TaskSampler):
         env_args: Optional[dict] = None,
         task_class: Optional[type[MCSTask]] = None,
         task_kwargs: Optional[dict] = None,
+        goal_categories: Optional[Sequence[str]] = None,
         strict: bool = False,
         **kwargs: Any,
     ):
         if mode not in (TRAIN, VALID, TEST):
             raise ValueError(f"mode must be one of train/valid/test, got {mode!r}")
         all_scenes = list_scenes(scenes)
+        if goal_categories is not None:
+            all_scenes = [p for p in all_scenes if scene_goal_category(p) in set(goal_categories)]
         if not all_scenes:
-            raise ValueError(f"no scenes in {scenes!r}")
+            raise ValueError(f"no scenes in {scenes!r}" + (f" with goal category in {list(goal_categories)}" if goal_categories else ""))
         self.mode = mode
         self.scenes: list[Path] = partition(all_scenes, process_ind, total_processes, oversample=mode == TRAIN)
         self.manifest = read_manifest_info(scenes)

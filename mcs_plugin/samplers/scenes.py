@@ -6,7 +6,7 @@ import glob
 import json
 import os
 from pathlib import Path
-from typing import Iterable, Sequence, Union
+from typing import Iterable, Optional, Sequence, Union
 
 SceneSource = Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
 
@@ -73,3 +73,13 @@ def read_manifest_info(sources: Iterable) -> dict[str, dict]:
                     entry = json.loads(line)
                     info[str((path.parent / entry["path"]).resolve())] = entry
     return info
+
+
+def scene_goal_category(path: Path) -> Optional[str]:
+    """A scene file's goal category (None when it has no goal or cannot be read)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    goal = data.get("goal") if isinstance(data, dict) else None
+    return goal.get("category") if isinstance(goal, dict) else None

@@ -1,0 +1,1 @@
+"""AllenAct experiment configurations for MCS tasks (run from the repository root)."""

@@ -1,0 +1,158 @@
+"""Shared AllenAct experiment settings for MCS tasks on the embedded simulator.
+
+Every constructor argument can be set from the command line, e.g.
+    allenact experiments/mcs_retrieval_ppo.py --config_kwargs '{"scenes": "data/scenes/default/train", "resolution": 64}'
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC
+from typing import Any, Optional, Sequence
+
+import gym
+import torch
+import torch.optim as optim
+from allenact.base_abstractions.experiment_config import ExperimentConfig, MachineParams
+from allenact.base_abstractions.sensor import ExpertActionSensor, Sensor, SensorSuite
+from allenact.utils.experiment_utils import Builder, TrainingPipeline
+
+from mcs_plugin.models import MCSActorCritic
+from mcs_plugin.samplers import MCSSceneTaskSampler
+from mcs_plugin.sensors import DepthSensor, GoalCategorySensor, RGBSensor, TargetColorSensor
+from mcs_plugin.tasks import MCSTask, RetrievalTask
+
+torch.set_num_threads(1)  # many sampler processes share a few cores; see shared notes on AllenAct
+os.environ.setdefault("LP_NUM_THREADS", "1")
+
+
+def _default_scenes(split: str) -> str:
+    """The default generated dataset's scene directory for a split (generated on first use)."""
+    from mcs_plugin.scenes import ensure_default_dataset
+
+    return str(ensure_default_dataset() / split)
+
+
+class MCSBaseExperimentConfig(ExperimentConfig, ABC):
+    """Sensors, samplers, model and machine settings shared by the MCS experiments."""
+
+    TASK_CLASS: type[MCSTask] = RetrievalTask
+    GOAL_CATEGORIES: Sequence[str] = ("retrieval",)
+
+    def __init__(
+        self,
+        scenes: Optional[str] = None,
+        valid_scenes: Optional[str] = None,
+        test_scenes: Optional[str] = None,
+        resolution: int = 64,
+        processes: int = 2,
+        valid_processes: int = 0,
+        test_processes: int = 1,
+        train_steps: int = 20_000,
+        rollout_steps: int = 64,
+        max_steps: int = 200,
+        lr: float = 3e-4,
+        save_interval: int = 10_000,
+        distributed_nodes: int = 1,
+        seed: int = 0,
+        **kwargs: Any,
+    ):
+        self.scenes = scenes
+        self.valid_scenes = valid_scenes
+        self.test_scenes = test_scenes
+        self.resolution = resolution
+        self.processes = processes
+        self.valid_processes = valid_processes
+        self.test_processes = test_processes
+        self.train_steps = train_steps
+        self.rollout_steps = rollout_steps
+        self.max_steps = max_steps
+        self.lr = lr
+        self.save_interval = save_interval
+        self.distributed_nodes = distributed_nodes
+        self.seed = seed
+
+    # -- what the agent perceives and can do ----------------------------------------------------------
+    def sensors(self) -> list[Sensor]:
+        """RGB, depth, goal category and target colour, at the configured resolution."""
+        r = self.resolution
+        return [RGBSensor(r, r), DepthSensor(r, r), GoalCategorySensor(), TargetColorSensor()]
+
+    def action_count(self) -> int:
+        """Size of the task's discrete action space."""
+        return len(self.TASK_CLASS.default_actions)
+
+    def create_model(self, **kwargs: Any) -> torch.nn.Module:
+        """A small CNN + GRU actor-critic over the sensors."""
+        observation_space = SensorSuite([s for s in self.sensors() if not isinstance(s, ExpertActionSensor)]).observation_spaces
+        return MCSActorCritic(gym.spaces.Discrete(self.action_count()), observation_space, rgb_uuid="rgb",
+                              depth_uuid="depth", goal_uuids=("goal_category", "target_color"))
+
+    # -- machines -----------------------------------------------------------------------------------
+    def machine_params(self, mode: str = "train", **kwargs: Any) -> MachineParams:
+        """CPU workers: `processes` sampler processes per training worker; one worker per node."""
+        if mode == "train":
+            nprocesses = [self.processes] * self.distributed_nodes if self.distributed_nodes > 1 else self.processes
+            devices = [torch.device("cpu")] * self.distributed_nodes if self.distributed_nodes > 1 else [torch.device("cpu")]
+            local = None
+            if self.distributed_nodes > 1:
+                machine_id = int(kwargs.get("machine_id", 0))
+                local = [machine_id]
+            return MachineParams(nprocesses=nprocesses, devices=devices, local_worker_ids=local)
+        count = self.valid_processes if mode == "valid" else self.test_processes
+        return MachineParams(nprocesses=count, devices=[torch.device("cpu")] if count else [])
+
+    # -- samplers -----------------------------------------------------------------------------------
+    def make_sampler_fn(self, **kwargs: Any) -> MCSSceneTaskSampler:
+        """One MCSSceneTaskSampler per sampler process."""
+        return MCSSceneTaskSampler(**kwargs)
+
+    def _sampler_args(self, mode: str, scenes: Optional[str], split: str, process_ind: int, total_processes: int,
+                      seeds: Optional[Sequence[int]]) -> dict[str, Any]:
+        r = self.resolution
+        return {
+            "scenes": scenes or _default_scenes(split),
+            "sensors": self.sensors(),
+            "max_steps": self.max_steps,
+            "mode": mode,
+            "process_ind": process_ind,
+            "total_processes": total_processes,
+            "seed": seeds[process_ind] if seeds is not None else self.seed + process_ind,
+            "env_args": {"config": {"metadata": "oracle", "width": r, "height": r}},
+            "task_class": self.TASK_CLASS,
+            "goal_categories": self.GOAL_CATEGORIES,
+        }
+
+    def train_task_sampler_args(self, process_ind: int, total_processes: int, devices=None, seeds=None,
+                                deterministic_cudnn: bool = False) -> dict[str, Any]:
+        """Training: this process's share of the training scenes, looping."""
+        return self._sampler_args("train", self.scenes, "train", process_ind, total_processes, seeds)
+
+    def valid_task_sampler_args(self, process_ind: int, total_processes: int, devices=None, seeds=None,
+                                deterministic_cudnn: bool = False) -> dict[str, Any]:
+        """Validation: one pass over this process's share of the validation scenes."""
+        return self._sampler_args("valid", self.valid_scenes, "val", process_ind, total_processes, seeds)
+
+    def test_task_sampler_args(self, process_ind: int, total_processes: int, devices=None, seeds=None,
+                               deterministic_cudnn: bool = False) -> dict[str, Any]:
+        """Testing: one pass over this process's share of the test scenes."""
+        return self._sampler_args("test", self.test_scenes, "test", process_ind, total_processes, seeds)
+
+    # -- optimisation -------------------------------------------------------------------------------
+    def pipeline(self, named_losses: dict, stages: list) -> TrainingPipeline:
+        """A training pipeline with this experiment's optimiser and rollout settings."""
+        return TrainingPipeline(
+            named_losses=named_losses,
+            pipeline_stages=stages,
+            optimizer_builder=Builder(optim.Adam, dict(lr=self.lr)),
+            num_mini_batch=1,
+            update_repeats=4,
+            max_grad_norm=0.5,
+            num_steps=self.rollout_steps,
+            gamma=0.99,
+            use_gae=True,
+            gae_lambda=0.95,
+            advance_scene_rollout_period=None,
+            save_interval=self.save_interval,
+            metric_accumulate_interval=1,
+        )

@@ -8,6 +8,7 @@ listed once in `SUBCOMMANDS`; to add one, write the two functions and append an 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 import sys
@@ -296,6 +297,10 @@ SUBCOMMANDS: list[Subcommand] = [
 ]
 
 
+# Subpackages that add their own subcommands through a `register(subparsers)` function.
+PLUGIN_COMMAND_MODULES: tuple[str, ...] = ("mcs_plugin.scenes.cli",)
+
+
 def build_parser(subcommands: Sequence[Subcommand] | None = None) -> argparse.ArgumentParser:
     """The argparse parser with every registered subcommand."""
     parser = argparse.ArgumentParser(prog="mcs-plugin", description=__doc__.split("\n\n")[0])
@@ -305,6 +310,9 @@ def build_parser(subcommands: Sequence[Subcommand] | None = None) -> argparse.Ar
         command_parser = sub.add_parser(command.name, help=command.help, description=command.help)
         command.add_arguments(command_parser)
         command_parser.set_defaults(handler=command.run)
+    if subcommands is None:
+        for module in PLUGIN_COMMAND_MODULES:
+            importlib.import_module(module).register(sub)
     return parser
 
 

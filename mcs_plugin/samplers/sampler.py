@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional, Sequence
 from allenact.base_abstractions.sensor import Sensor
 from allenact.base_abstractions.task import TaskSampler
 
-from mcs_plugin.mcs import SceneError, load_scene_json_file
+from mcs_plugin.mcs import GoalMetadata, SceneError, load_scene_json_file
 from mcs_plugin.samplers.scenes import SceneSource, list_scenes, partition, read_manifest_info, scene_goal_category
 from mcs_plugin.tasks import MCSTask, task_class_for
 
@@ -156,21 +156,23 @@ class MCSSceneTaskSampler(TaskSampler):
         return self._make_task(path, scene)
 
     def _make_task(self, path: Path, scene: dict) -> MCSTask:
-        output = self.env.last_output
-        goal = output.goal
-        category = goal.category if goal is not None and goal.category else "retrieval"
-        task_class = self.task_class or task_class_for(category)
-        answer = ((scene.get("goal") or {}).get("answer") or {}).get("choice")
-        manifest = self.manifest.get(str(path.resolve()), {})
-        task_info = {
-            "scene_name": scene.get("name", path.stem),
-            "scene_path": str(path),
-            "goal_category": category,
-            "target_ids": goal.target_ids() if goal is not None else [],
-            "goal_metadata": dict((scene.get("goal") or {}).get("metadata") or {}),
-            "objects": scene.get("objects", []),
-            "answer": answer,
-            "optimal_steps": manifest.get("optimal_steps"),
-        }
+        goal = self.env.last_output.goal
+        task_info = scene_task_info(path, scene, goal, self.manifest.get(str(path.resolve()), {}))
+        task_class = self.task_class or task_class_for(task_info["goal_category"])
         return task_class(env=self.env, sensors=self.sensors, task_info=task_info, max_steps=self.max_steps,
                           **self.task_kwargs)
+
+
+def scene_task_info(path: Path, scene: dict, goal: Optional[GoalMetadata], manifest_entry: Optional[dict] = None) -> dict:
+    """What a task knows about its scene: names, goal category and targets, objects, answer, optimal steps."""
+    category = goal.category if goal is not None and goal.category else "retrieval"
+    return {
+        "scene_name": scene.get("name", Path(path).stem),
+        "scene_path": str(path),
+        "goal_category": category,
+        "target_ids": goal.target_ids() if goal is not None else [],
+        "goal_metadata": dict((scene.get("goal") or {}).get("metadata") or {}),
+        "objects": scene.get("objects", []),
+        "answer": ((scene.get("goal") or {}).get("answer") or {}).get("choice"),
+        "optimal_steps": (manifest_entry or {}).get("optimal_steps"),
+    }

@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: install test test-all train demo bench conformance clean
+.PHONY: install test test-all train bench conformance clean
 
 install:
 	bash scripts/install.sh
@@ -15,7 +15,7 @@ test-all: install
 	$(PY) -m pytest -q
 
 train: install
-	$(VENV)/bin/mcs-plugin run-scene tests/data/scenes/retrieval_goal_example_with_soccer_ball.json --random 50 --out runs/demo
+	bash scripts/train.sh
 
 bench: install
 	$(PY) benchmarks/sim_throughput.py

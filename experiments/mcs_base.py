@@ -53,7 +53,8 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
         max_steps: int = 200,
         lr: float = 3e-4,
         save_interval: int = 10_000,
-        distributed_nodes: int = 1,
+        nodes: int = 1,
+        workers_per_node: int = 1,
         seed: int = 0,
         **kwargs: Any,
     ):
@@ -69,7 +70,8 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
         self.max_steps = max_steps
         self.lr = lr
         self.save_interval = save_interval
-        self.distributed_nodes = distributed_nodes
+        self.nodes = nodes
+        self.workers_per_node = workers_per_node
         self.seed = seed
 
     # -- what the agent perceives and can do ----------------------------------------------------------
@@ -90,15 +92,15 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
 
     # -- machines -----------------------------------------------------------------------------------
     def machine_params(self, mode: str = "train", **kwargs: Any) -> MachineParams:
-        """CPU workers: `processes` sampler processes per training worker; one worker per node."""
+        """CPU training: `nodes` x `workers_per_node` workers (gloo), each with `processes` sampler processes.
+
+        Machine `machine_id` (AllenAct's --machine_id) runs workers machine_id*workers_per_node onwards.
+        """
         if mode == "train":
-            nprocesses = [self.processes] * self.distributed_nodes if self.distributed_nodes > 1 else self.processes
-            devices = [torch.device("cpu")] * self.distributed_nodes if self.distributed_nodes > 1 else [torch.device("cpu")]
-            local = None
-            if self.distributed_nodes > 1:
-                machine_id = int(kwargs.get("machine_id", 0))
-                local = [machine_id]
-            return MachineParams(nprocesses=nprocesses, devices=devices, local_worker_ids=local)
+            workers = self.nodes * self.workers_per_node
+            first = int(kwargs.get("machine_id", 0)) * self.workers_per_node
+            return MachineParams(nprocesses=[self.processes] * workers, devices=[torch.device("cpu")] * workers,
+                                 local_worker_ids=list(range(first, first + self.workers_per_node)))
         count = self.valid_processes if mode == "valid" else self.test_processes
         return MachineParams(nprocesses=count, devices=[torch.device("cpu")] if count else [])
 

@@ -140,16 +140,19 @@ def test_object_direction_targeting(sim):
 
 
 def test_status_precedence(sim):
-    sim.start_scene(scene(ball(z=1.14), ball("far", x=0.6, z=3), ball("behind", z=-2)))
+    sim.start_scene(scene(ball(z=1.14), ball("far", x=0.6, z=3), ball("behind", z=-2),
+                          ball("near_behind", x=0.5, z=-0.6, diameter=0.2)))
     assert sim.step("PickupObject", objectId="nope").return_status == "NOT_OBJECT"
-    assert sim.step("PickupObject", objectId="behind").return_status == "NOT_VISIBLE"
+    # MCS (IT 007, 158): an unseen object beyond reach is OUT_OF_REACH; within reach, NOT_VISIBLE.
+    assert sim.step("PickupObject", objectId="behind").return_status == "OUT_OF_REACH"
+    assert sim.step("PickupObject", objectId="near_behind").return_status == "NOT_VISIBLE"
     assert sim.step("PickupObject", objectId="far").return_status == "OUT_OF_REACH"
     assert sim.step("OpenObject", objectId="ball").return_status == "NOT_OPENABLE"
     assert sim.step("InteractWithAgent", objectId="ball").return_status == "NOT_AGENT"
 
 
 def test_occluded_object_is_not_visible(sim):
-    sim.start_scene(scene(ball(z=2.0), wall(z=1.0, width=3.0)))
+    sim.start_scene(scene(ball(z=0.8, diameter=0.2), wall(z=0.5, width=3.0)))
     assert not obj(sim.last_output, "ball").visible
     assert sim.step("PickupObject", objectId="ball").return_status == "NOT_VISIBLE"
 

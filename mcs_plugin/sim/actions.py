@@ -15,11 +15,11 @@ from mcs_plugin.sim.observation import MAX_VISIBLE_DISTANCE
 from mcs_plugin.sim.performer import (
     CAMERA_FIELD_OF_VIEW, CRAWLING, LYING, MOVE_DIRECTIONS, PERFORMER_REACH, ROTATE_DEGREES, STANDING, Performer,
 )
-from mcs_plugin.sim.world import World, SimObject
+from mcs_plugin.sim.world import SimObject, World, yaw_of
 
 S = ReturnStatus
-HELD_AHEAD = 0.24  # a held object's near face sits this far ahead of the camera
-HELD_BELOW = 0.08  # and its top this far below the camera
+HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera (IT 005, 046)
+HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at least this far above the floor)
 THROW_SPEED = 8.0  # m/s at force 1
 PUSH_IMPULSE = 5.0  # N*s at force 1
 TORQUE_IMPULSE = 2.0  # N*m*s at force 1
@@ -96,6 +96,8 @@ class ActionRunner:
         self.restrict_open = restrict_open  # None, "doors" or "objects": only one may ever be opened
         self._opened_once: set[str] = set()
         self.hidden_params: dict = {}
+        self.hand = (HELD_AHEAD, -HELD_BELOW)  # (ahead of the camera, above it) of held objects' origins
+        self._held_rotation: dict[str, np.ndarray] = {}  # held object id -> rotation relative to the performer's yaw
         self._handlers: dict[str, Callable[[dict], Outcome]] = {
             Action.MOVE_AHEAD: self._move, Action.MOVE_BACK: self._move, Action.MOVE_LEFT: self._move,
             Action.MOVE_RIGHT: self._move, Action.ROTATE_LEFT: self._rotate, Action.ROTATE_RIGHT: self._rotate,
@@ -165,38 +167,47 @@ class ActionRunner:
             return direction / norm
         return None
 
-    def resolve(self, params: dict, prefix: str = "object") -> tuple[SimObject | None, ReturnStatus | None, float, np.ndarray | None]:
-        """The object a parameter set points at: (object, failure status or None, distance, hit point)."""
+    def resolve(self, params: dict, prefix: str = "object") -> tuple[SimObject | None, ReturnStatus | None, np.ndarray | None]:
+        """The object a parameter set points at: (object, failure status or None, hit point of the image ray).
+
+        Reach follows MCS: a visible object is in reach when its nearest surface is within PERFORMER_REACH of the
+        performer's body axis (Unity's capsule overlap test); an object that cannot be seen is OUT_OF_REACH when its
+        nearest surface is beyond PERFORMER_REACH from the camera and NOT_VISIBLE otherwise.
+        """
         object_id = params.get(f"{prefix}Id")
         cam = self.performer.camera_mj()
+        hit = None
         if object_id is not None:
             obj = self.world.by_id.get(str(object_id))
             if obj is None or (not obj.present and not obj.held):
-                return None, S.NOT_OBJECT, math.inf, None
+                return None, S.NOT_OBJECT, None
             if obj.held:
-                return obj, None, 0.0, None
-            if obj.id not in self.visible():
-                return obj, S.NOT_VISIBLE, math.inf, None
-            return obj, None, self.world.distance_to(obj, cam), None
-        direction = self._ray_from_params(params, prefix)
-        if direction is None:
-            raise ValueError(f"{self._action} needs {prefix}Id or {prefix}ImageCoordsX/Y")
-        geom, dist = self.world.ray(cam, direction)
-        if geom < 0 or dist > MAX_VISIBLE_DISTANCE:
-            return None, S.NOT_OBJECT, math.inf, None
-        obj = self.world.owner(geom)
-        if obj is None:
-            return None, S.NOT_INTERACTABLE, dist, None
-        return obj, None, self.world.distance_to(obj, cam), cam + direction * dist
+                return obj, None, None
+            visible = obj.id in self.visible()
+        else:
+            direction = self._ray_from_params(params, prefix)
+            if direction is None:
+                raise ValueError(f"{self._action} needs {prefix}Id or {prefix}ImageCoordsX/Y")
+            geom, dist = self.world.ray(cam, direction)
+            if geom < 0 or dist > MAX_VISIBLE_DISTANCE:
+                return None, S.NOT_OBJECT, None
+            obj = self.world.owner(geom)
+            if obj is None:
+                return None, S.NOT_INTERACTABLE, None
+            visible, hit = True, cam + direction * dist
+        if not visible:
+            status = S.OUT_OF_REACH if self.world.distance_to(obj, cam) > PERFORMER_REACH + 1e-6 else S.NOT_VISIBLE
+            return obj, status, hit
+        if self.performer.reach_distance(self.world, obj) > PERFORMER_REACH + 1e-6:
+            return obj, S.OUT_OF_REACH, hit
+        return obj, None, hit
 
     def _target(self, params: dict, prefix: str = "object") -> tuple[SimObject | None, Outcome | None, np.ndarray | None]:
-        """Resolve a target and apply MCS's precedence: NOT_OBJECT, NOT_VISIBLE, OUT_OF_REACH."""
-        obj, failure, dist, hit = self.resolve(params, prefix)
+        """Resolve a target and apply MCS's precedence: NOT_OBJECT, OUT_OF_REACH / NOT_VISIBLE."""
+        obj, failure, hit = self.resolve(params, prefix)
         resolved = obj.id if obj is not None else None
         if failure is not None:
             return obj, Outcome(failure, resolved_object=resolved), hit
-        if dist > PERFORMER_REACH + 1e-6:
-            return obj, Outcome(S.OUT_OF_REACH, resolved_object=resolved), hit
         return obj, None, hit
 
     def _held_object(self, params: dict) -> tuple[SimObject | None, ReturnStatus | None]:
@@ -208,14 +219,27 @@ class ActionRunner:
             return None, S.NOT_OBJECT
         return (obj, None) if obj.held else (None, S.NOT_HELD)
 
+    def set_hand(self, obj: SimObject) -> None:
+        """Move the hand to fit a newly picked-up object, as MCS does (UpdateHandPositionToHoldObject).
+
+        The hand sits ahead of the camera by half the object's larger horizontal side plus HELD_AHEAD, and low
+        enough that the object's top is HELD_BELOW under the camera, but never so low that its bottom comes
+        within HELD_BELOW of the floor level. Every held object's origin is at the hand (IT 005, 016, 046, 049).
+        """
+        size, centre_y = obj.size, float(obj.bounds_center[1])
+        ahead = max(size[0], size[2]) / 2.0 + HELD_AHEAD
+        below = -(size[1] / 2.0 + centre_y + HELD_BELOW)
+        lowest = size[1] / 2.0 - centre_y - self.performer.camera_height + HELD_BELOW
+        self.hand = (ahead, max(below, lowest))
+
     def hold_pose(self, obj: SimObject) -> None:
-        """Place a held object ahead of and below the camera, as MCS shows held objects."""
+        """Place a held object's origin at the hand, turned with the performer."""
         performer = self.performer
-        forward = yaw_forward_mj(performer.yaw)
-        centre = performer.camera_mj() + forward * (obj.size[2] / 2.0 + HELD_AHEAD)
-        centre[2] = performer.camera_height - (obj.size[1] / 2.0 + HELD_BELOW)
-        mat = self.world.body_mat(obj).copy()
-        self.world.set_pose(obj, centre - mat @ obj.bounds_center[[0, 2, 1]], mat)
+        ahead, up = self.hand
+        origin = performer.camera_mj() + yaw_forward_mj(performer.yaw) * ahead + np.array([0.0, 0.0, up])
+        relative = self._held_rotation.get(obj.id)
+        mat = self.world.body_mat(obj).copy() if relative is None else unity_euler_to_mj_matrix(0.0, performer.yaw, 0.0) @ relative
+        self.world.set_pose(obj, origin, mat)
 
     def update_held(self) -> None:
         """Keep held objects with the performer (after moves and physics)."""
@@ -224,6 +248,7 @@ class ActionRunner:
 
     def _release(self, obj: SimObject) -> None:
         obj.held = False
+        self._held_rotation.pop(obj.id, None)
         self.held.remove(obj)
         self.world.set_present(obj, True)
 
@@ -303,22 +328,27 @@ class ActionRunner:
         obj.held = obj.was_picked_up = True
         self.held.append(obj)
         self.world.set_present(obj, False)
-        self.hold_pose(obj)
+        self._held_rotation[obj.id] = unity_euler_to_mj_matrix(0.0, -self.performer.yaw, 0.0) @ self.world.body_mat(obj)
+        self.set_hand(obj)
+        self.update_held()
         return outcome
 
     def _put(self, params: dict) -> Outcome:
         obj, failure = self._held_object(params)
         if failure is not None:
             return Outcome(failure)
-        receptacle, failed, hit = self._target(params, prefix="receptacleObject")
+        receptacle, failed, hit = self.resolve(params, prefix="receptacleObject")
+        # MCS reports only the receptacle as resolved (the held object is not looked up in the image).
+        resolved = receptacle.id if receptacle is not None else None
+        outcome = Outcome(S.SUCCESSFUL, resolved_receptacle=resolved)
+        if receptacle is not None and receptacle.openable and not receptacle.is_open and receptacle.lid_geom_ids:
+            outcome.status = S.OBSTRUCTED  # a closed container, even out of reach (IT 158)
+            return outcome
         if failed is not None:
-            return Outcome(failed.status, resolved_object=obj.id, resolved_receptacle=failed.resolved_object)
-        outcome = Outcome(S.SUCCESSFUL, resolved_object=obj.id, resolved_receptacle=receptacle.id)
+            outcome.status = failed
+            return outcome
         if not receptacle.receptacle:
             outcome.status = S.NOT_RECEPTACLE
-            return outcome
-        if receptacle.openable and not receptacle.is_open and receptacle.lid_geom_ids:
-            outcome.status = S.OBSTRUCTED
             return outcome
         if not self._place_on(obj, receptacle, hit):
             outcome.status = S.OBSTRUCTED
@@ -326,13 +356,29 @@ class ActionRunner:
         return outcome
 
     def _place_on(self, obj: SimObject, receptacle: SimObject, hit: np.ndarray | None) -> bool:
-        """Set a held object down on a receptacle's surface (at the hit point or its centre)."""
+        """Set a held object down upright on a receptacle's surface (at the hit point or above its centre).
+
+        As in MCS, the spot itself must be within reach of the performer's body axis (IT 035 vs 040), and the
+        object is placed upright (its yaw kept).
+        """
         world = self.world
-        spot = hit if hit is not None else world.center(receptacle)
-        top = world.world_bounds(receptacle)[:, 2].max()
+        corners = world.world_bounds(receptacle)
+        top = corners[:, 2].max()
+        if hit is not None:
+            spot = hit
+        else:  # its centre (IT 037), else the point of its footprint nearest the performer where the object fits
+            half = max(obj.size[0], obj.size[2]) / 2.0
+            middle = (corners[:, :2].min(axis=0) + corners[:, :2].max(axis=0)) / 2.0
+            spot = middle
+            if self.performer.axis_distance(np.array([middle[0], middle[1], top])) > PERFORMER_REACH:
+                low, high = corners[:, :2].min(axis=0) + half, corners[:, :2].max(axis=0) - half
+                low, high = np.minimum(low, middle), np.maximum(high, middle)
+                spot = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
         geom, dist = world.ray(np.array([spot[0], spot[1], top + 0.5]), np.array([0.0, 0.0, -1.0]))
         surface = top + 0.5 - dist if geom >= 0 and world.owner(geom) is receptacle else top
-        mat = world.body_mat(obj).copy()
+        if self.performer.axis_distance(np.array([spot[0], spot[1], surface])) > PERFORMER_REACH + 1e-6:
+            return False
+        mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
         local_centre = mat @ obj.bounds_center[[0, 2, 1]]
         centre = np.array([spot[0], spot[1], surface + obj.size[1] / 2.0 + 0.002])
         self._release(obj)
@@ -460,8 +506,7 @@ class ActionRunner:
         if failure is not None:
             return Outcome(failure)
         angles, status = _lenient_angles(params, tuple((f"rotation{a}", 360.0) for a in "XYZ"))
-        mat = unity_euler_to_mj_matrix(*angles) @ self.world.body_mat(obj)
-        self.world.set_pose(obj, self.world.body_pos(obj).copy(), mat)
+        self._held_rotation[obj.id] = unity_euler_to_mj_matrix(*angles) @ self._held_rotation[obj.id]
         self.hold_pose(obj)
         return Outcome(status, resolved_object=obj.id)
 

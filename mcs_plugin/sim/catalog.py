@@ -99,6 +99,8 @@ __all__ = [
     "mesh_vertices",
     "part_bounds",
     "parse_tool_type",
+    "default_materials",
+    "agent_skin_colors",
 ]
 
 Vec3 = tuple[float, float, float]
@@ -1040,3 +1042,46 @@ def mesh_vertices(kind: str) -> np.ndarray:
     Available for every kind in ``PART_KINDS`` (and ``box``); sphere and cylinder use 24-gons.
     """
     return _mesh(kind).copy()
+
+
+# ------------------------------------------------------------------------------------------------
+# Materials an object reports when the scene does not say (prefab defaults of the MCS Unity app)
+# ------------------------------------------------------------------------------------------------
+# type name or prefix -> (salient materials, colour names, colours fixed whatever the scene's materials)
+# From recorded Unity outputs (IT 020, 046, 109, 110, 151, 124) and the generator's type definitions.
+_MATERIAL_DEFAULTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...] = (
+    ("soccer_ball", ("RUBBER",), ("white", "black"), True),
+    ("trophy", ("METAL",), ("silver", "grey"), False),
+    ("tool_", ("METAL",), ("grey", "black"), False),
+    ("apple_1", ("FOOD",), ("red",), False),
+    ("apple_2", ("FOOD",), ("green",), False),
+    ("sofa_1", ("FABRIC",), ("brown",), False),
+    ("sofa_2", ("FABRIC",), ("grey",), False),
+    ("sofa_3", ("FABRIC",), (), False),
+    ("sofa_chair_", ("FABRIC",), (), False),
+    ("sofa_", ("FABRIC",), (), False),
+    ("pacifier", ("PLASTIC",), ("blue",), False),
+    ("crayon_", ("WAX",), (), False),
+)
+
+
+def default_materials(type_name: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """(salient materials, colour names, colours are fixed) of a type when the scene gives none.
+
+    Salient materials default to ``('UNDEFINED',)`` (structures, primitives, agents, lids...) and
+    colours to none.  ``crayon_<colour>`` reports its colour.
+    """
+    for key, salient, colors, fixed in _MATERIAL_DEFAULTS:
+        if type_name == key or (key.endswith("_") and type_name.startswith(key)):
+            if key == "crayon_":
+                colors = (type_name[len(key):],)
+            return salient, colors, fixed
+    return ("UNDEFINED",), (), False
+
+
+def agent_skin_colors(skin: int | None, elder: bool = False) -> tuple[str, ...]:
+    """Colour names an agent reports for its ``agentSettings`` skin (IT 121, 122, 148): elder skins have no
+    registered colour, skins 1 and 3 are dark, the others (and the default -1) medium."""
+    if elder:
+        return ()
+    return ("skin_tone_dark",) if skin in (1, 3) else ("skin_tone_medium",)

@@ -18,12 +18,14 @@ from mcs_plugin.sim.observation import (
     DEFAULT, LEVEL1, NONE, ORACLE, TIERS_WITH_WORLD_STATE, objects_metadata, stable_color, visible_objects,
 )
 from mcs_plugin.sim.performer import (
-    CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, PERFORMER_RADIUS, PERFORMER_REACH, STANDING, Performer,
+    CAMERA_FIELD_OF_VIEW, CAPSULE_TOP, CLIPPING_PLANES, PERFORMER_RADIUS, PERFORMER_REACH, POSE_CAMERA_HEIGHT, STANDING,
+    Performer,
 )
 from mcs_plugin.sim.reward import goal_achieved, step_reward
 from mcs_plugin.sim.scripts import apply_scripts, object_states
 from mcs_plugin.sim.world import GROUP_PERFORMER, PHYSICS_FRAMES_PER_SECOND, World, build_world, geom_colors
 
+STANDING_CAMERA = POSE_CAMERA_HEIGHT[STANDING]
 INTUITIVE_PHYSICS_CAMERA = (0.0, 1.5, -4.5, 0.0, 0.0)  # x, y, z, yaw, tilt
 ISOMETRIC_CAMERA = (4.0, 3.0, -4.0, 315.0, 35.264)
 ISOMETRIC_FRONT_RIGHT_CAMERA = (4.0, 3.0, 4.0, 225.0, 35.264)
@@ -66,6 +68,8 @@ class EmbeddedController:
         self.world = build_world(scene, performer_radius=PERFORMER_RADIUS)
         self.performer = self._initial_performer(scene)
         self.performer.place_capsule(self.world, self.performer.x, self.performer.z)
+        # Stand on whatever structure is below the start position (cast from the top of the body at the scene's y).
+        self.performer.match_height(self.world, top=scene.performer_start.position.y + CAPSULE_TOP - STANDING_CAMERA)
         self.goal = scene.goal_metadata(self.config.steps_allowed_in_lava)
         self.step_number = 0
         self.steps_on_lava = 0
@@ -82,6 +86,10 @@ class EmbeddedController:
         self._setup_renderer()
         self._visible_cache = None
         self.world.forward()
+        # Unity simulates one action's physics during Initialize (objects settle onto the floor, start falling).
+        self.world.settle_into_floor()
+        self._advance()
+        self._visible_cache = None
         output = self._output(Outcome(ReturnStatus.SUCCESSFUL))
         preview = self.goal.last_preview_phase_step if self.goal else 0
         if preview and not getattr(scene.goal, "skip_preview_phase", False):
@@ -229,6 +237,7 @@ class EmbeddedController:
     def _advance(self) -> None:
         """Physics for one action, scripted events, held objects, lava."""
         world = self.world
+        self.performer.match_height(world)
         world.advance()
         apply_scripts(world, self.step_number)
         self._runner.update_held()
@@ -321,8 +330,8 @@ class EmbeddedController:
             physics_frames_per_second=PHYSICS_FRAMES_PER_SECOND,
             pose=performer.pose,
             position=position,
-            resolved_object=outcome.resolved_object if self.tier == ORACLE else None,
-            resolved_receptacle=outcome.resolved_receptacle if self.tier == ORACLE else None,
+            resolved_object=(outcome.resolved_object or "") if self.tier == ORACLE else None,
+            resolved_receptacle=(outcome.resolved_receptacle or "") if self.tier == ORACLE else None,
             return_status=outcome.status.value,
             reward=reward,
             room_dimensions=self._room_dimensions() if world_state else None,

@@ -9,6 +9,11 @@ Public API
 ``material_color_names(material)``  colour names of a material path; unknown -> ``[]``.
     Lookup order: exact path, then case-insensitive path, then the last path component
     (case-insensitive, e.g. ``"bluerubber"`` or ``"Materials/BlueRubber"`` also work).
+``reported_color_names(material)``  colour names as the MCS 0.7.4 Unity app reports them
+    (``ObjectMetadata.texture_color_list``): Unity's own registry (``data/unity_material_colors.csv``,
+    keyed by the last path component, from the app's MCSConfig), which lists fewer names than the
+    generator table for some materials (``WornWood`` -> brown, not black brown); the generator table
+    for the flat ``Custom/Materials/*`` colours and anything Unity's registry lacks.
 ``material_rgb(material)``  a representative render colour (r, g, b) in 0..1.
     From the colour names: when a material lists a specific colour (cyan, magenta, olive, ...)
     together with the basic ones it is "near" (``Custom/Materials/Cyan`` -> blue cyan green), the
@@ -29,6 +34,7 @@ from pathlib import Path
 
 __all__ = [
     "NEUTRAL_GREY",
+    "reported_color_names",
     "COLOR_RGB",
     "material_color_names",
     "material_rgb",
@@ -207,3 +213,32 @@ def material_rgb(material: str) -> tuple[float, float, float]:
         if rgb is not None:
             return rgb
     return _guess_rgb(material)
+
+
+@functools.lru_cache(maxsize=None)
+def _unity_table() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """Unity's material registry: (last path component -> names, lower-cased component -> names)."""
+    exact: dict[str, tuple[str, ...]] = {}
+    lower: dict[str, tuple[str, ...]] = {}
+    for row in csv.DictReader(io.StringIO(_data_text("unity_material_colors.csv"))):
+        key = (row.get("material") or "").strip()
+        if key:
+            names = tuple(n.strip().lower() for n in (row.get("color_names") or "").split() if n.strip())
+            exact[key] = names
+            lower.setdefault(key.lower(), names)
+    return exact, lower
+
+
+@functools.lru_cache(maxsize=4096)
+def reported_color_names(material: str) -> tuple[str, ...]:
+    """Colour names the MCS Unity app reports for a material path (see the module docstring)."""
+    if not material or not isinstance(material, str):
+        return ()
+    key = material.strip()
+    if not key.startswith("Custom/"):
+        exact, lower = _unity_table()
+        component = key.rstrip("/").rsplit("/", 1)[-1]
+        names = exact.get(component) or lower.get(component.lower())
+        if names:
+            return names
+    return tuple(material_color_names(key))

@@ -12,7 +12,7 @@ import numpy as np
 from mcs_plugin.mcs.scene import Scene, SceneObject
 from mcs_plugin.sim import catalog
 from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_matrix
-from mcs_plugin.sim.materials import material_color_names, material_rgb
+from mcs_plugin.sim.materials import material_rgb, reported_color_names
 
 # Simulated time: MCS runs 5 Unity physics steps of 0.01 s per action (20 "physics frames" per second).
 PHYSICS_TIMESTEP = 0.005
@@ -59,6 +59,8 @@ class SimObject:
     structural: bool = False  # listed in structural_object_list
     is_floor: bool = False
     is_agent: bool = False
+    seesaw: bool = False
+    is_lip: bool = False  # a platform lip: always obstructs the performer
     rgb: tuple[float, float, float] = (0.5, 0.5, 0.5)
     material_list: list[str] = field(default_factory=list)
     texture_color_list: list[str] = field(default_factory=list)
@@ -96,6 +98,7 @@ class World:
         self.performer_geom = performer_geom
         self.performer_body = int(model.geom_bodyid[performer_geom])
         self.probe_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__probe__")
+        self.foot_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__foot__")
         self.geom_owner = np.full(model.ngeom, -1, dtype=np.int32)
         for index, obj in enumerate(objects):
             self.geom_owner[obj.geom_ids] = index
@@ -105,6 +108,17 @@ class World:
         self._ray_geom = np.zeros(1, dtype=np.int32)
         self._dynamic = [o for o in objects if o.dynamic]
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
+        self._visibility_geoms: np.ndarray | None = None
+
+    def visibility_geoms(self) -> np.ndarray:
+        """Geoms whose samples are tested for visibility: present, rendered, not the floor (cached until presence
+        or lids change)."""
+        if self._visibility_geoms is None:
+            group = self.model.geom_group
+            self._visibility_geoms = np.array(
+                [g for o in self.objects if o.present and not o.is_floor for g in o.geom_ids if group[g] < GROUP_PERFORMER],
+                dtype=np.int64)
+        return self._visibility_geoms
 
     def wake(self) -> None:
         """Resume physics (something may move): called whenever an action or script changes the state."""
@@ -119,6 +133,7 @@ class World:
     def set_present(self, obj: SimObject, present: bool) -> None:
         """Put an object in the world (collides, rendered, hit by rays) or take it out."""
         self.wake()
+        self._visibility_geoms = None
         obj.present = present
         ids = obj.geom_ids
         if present:
@@ -140,6 +155,7 @@ class World:
             self._set_lid(obj, opened)
 
     def _set_lid(self, obj: SimObject, opened: bool) -> None:
+        self._visibility_geoms = None
         ids = obj.lid_geom_ids
         if not ids:
             return
@@ -215,6 +231,30 @@ class World:
         speed = max((np.abs(qvel[o.qvel_adr : o.qvel_adr + 6]).max() for o in self._dynamic if o.present), default=0.0)
         self._still_checks = self._still_checks + 1 if speed < REST_SPEED else 0
 
+    def lowest_point(self, obj: SimObject) -> float:
+        """Height (MuJoCo z) of the lowest point of an object's present geoms at the current pose."""
+        model, data = self.model, self.data
+        lowest = math.inf
+        for g in obj.geom_ids:
+            if model.geom_group[g] >= GROUP_PERFORMER:
+                continue
+            lowest = min(lowest, _geom_bottom(model, data, g))
+        return lowest
+
+    def settle_into_floor(self) -> None:
+        """Lift dynamic objects that start partly inside the floor so they rest on it, as Unity's depenetration
+        does in the first physics step (scenes often place objects by their centre at y = 0)."""
+        moved = False
+        for obj in self._dynamic:
+            if not obj.present:
+                continue
+            depth = -self.lowest_point(obj)
+            if depth > 1e-4:
+                self.data.qpos[obj.qpos_adr + 2] += depth
+                moved = True
+        if moved:
+            mujoco.mj_kinematics(self.model, self.data)
+
     def ray(self, origin_mj: np.ndarray, direction_mj: np.ndarray) -> tuple[int, float]:
         """First geom hit by a ray from origin along a unit direction: (geom id or -1, distance)."""
         dist = mujoco.mj_ray(
@@ -250,6 +290,57 @@ class World:
         index = self.geom_owner[geom]
         return self.objects[index] if index >= 0 else None
 
+    def contacts(self, geom: int, margin: float = 0.0) -> list[tuple[int, float, np.ndarray]]:
+        """Present collidable geoms within `margin` of a geom (negative distance = overlap): (geom, distance,
+        fromto) where fromto holds the nearest point on `geom` then the nearest point on the other geom."""
+        model, data = self.model, self.data
+        centre = data.geom_xpos[geom]
+        reach = model.geom_rbound[geom] + margin
+        gaps = np.linalg.norm(data.geom_xpos - centre, axis=1) - model.geom_rbound
+        found = []
+        for other in np.nonzero(gaps < reach)[0].tolist():
+            if other == geom or model.geom_contype[other] == 0 or model.geom_group[other] >= GROUP_PERFORMER:
+                continue
+            if model.geom_type[other] == mujoco.mjtGeom.mjGEOM_PLANE:
+                continue
+            fromto = np.zeros(6)
+            dist = mujoco.mj_geomDistance(model, data, geom, other, margin + 0.05, fromto)
+            if dist < margin:
+                found.append((other, float(dist), fromto))
+        return found
+
+    def sphere_cast_down(self, x: float, y: float, top: float, radius: float, exclude: Iterable[int] = ()) -> tuple[int, float]:
+        """Cast a sphere straight down from height `top` at (x, y) (MuJoCo frame): (first geom hit or -1, height of
+        the contact point). Geoms the sphere overlaps at its start are ignored, as Unity's SphereCast does."""
+        model, data = self.model, self.data
+        foot = self.foot_geom
+        model.geom_size[foot][0] = radius
+        model.geom_rbound[foot] = radius
+        horizontal = np.hypot(data.geom_xpos[:, 0] - x, data.geom_xpos[:, 1] - y) - model.geom_rbound
+        skip = set(exclude)
+        candidates = [g for g in np.nonzero(horizontal < radius)[0].tolist()
+                      if g not in skip and model.geom_contype[g] != 0 and model.geom_group[g] < GROUP_PERFORMER
+                      and model.geom_type[g] != mujoco.mjtGeom.mjGEOM_PLANE]
+        fromto = np.zeros(6)
+        z = top
+        data.geom_xpos[foot] = (x, y, z)
+        candidates = [g for g in candidates if mujoco.mj_geomDistance(model, data, foot, g, 1.0, None) > 0.0]
+        for _ in range(64):
+            if not candidates:
+                return -1, -math.inf
+            data.geom_xpos[foot] = (x, y, z)
+            best, best_geom = math.inf, -1
+            for g in candidates:
+                dist = mujoco.mj_geomDistance(model, data, foot, g, 50.0, fromto)
+                if dist < best:
+                    best, best_geom, point = dist, g, fromto[5]
+            if best < 1e-4:
+                return best_geom, float(point)
+            if z - best < -50.0:
+                return -1, -math.inf
+            z -= best
+        return best_geom, float(point)
+
     def collides(self, geom: int, ignore: Iterable[int] = (), margin: float = 0.0) -> bool:
         """Whether a geom (at its current pose) overlaps any present collidable geom not in `ignore`."""
         model, data = self.model, self.data
@@ -268,6 +359,31 @@ class World:
         return False
 
 
+def _geom_bottom(model: mujoco.MjModel, data: mujoco.MjData, g: int) -> float:
+    """Lowest world z of one geom (exact for primitives and meshes)."""
+    pos = data.geom_xpos[g]
+    mat = data.geom_xmat[g].reshape(3, 3)
+    size = model.geom_size[g]
+    kind = model.geom_type[g]
+    if kind == mujoco.mjtGeom.mjGEOM_SPHERE:
+        return float(pos[2] - size[0])
+    if kind == mujoco.mjtGeom.mjGEOM_ELLIPSOID:
+        return float(pos[2] - math.sqrt(float(np.sum((mat[2, :] * size[:3]) ** 2))))
+    if kind == mujoco.mjtGeom.mjGEOM_CYLINDER:
+        axis_z = abs(mat[2, 2])
+        return float(pos[2] - axis_z * size[1] - size[0] * math.sqrt(max(0.0, 1.0 - axis_z ** 2)))
+    if kind == mujoco.mjtGeom.mjGEOM_CAPSULE:
+        return float(pos[2] - abs(mat[2, 2]) * size[1] - size[0])
+    if kind == mujoco.mjtGeom.mjGEOM_BOX:
+        return float(pos[2] - np.abs(mat[2, :]) @ size[:3])
+    if kind == mujoco.mjtGeom.mjGEOM_MESH:
+        mesh = model.geom_dataid[g]
+        start, count = model.mesh_vertadr[mesh], model.mesh_vertnum[mesh]
+        verts = model.mesh_vert[start : start + count]
+        return float(pos[2] + (verts @ mat.T)[:, 2].min())
+    return float(pos[2] - model.geom_rbound[g])
+
+
 # ----------------------------------------------------------------------------------------------
 # Building
 # ----------------------------------------------------------------------------------------------
@@ -275,17 +391,42 @@ def _scene_flag(value, default: bool) -> bool:
     return default if value is None else bool(value)
 
 
-def _object_colors(obj: SceneObject) -> tuple[tuple[float, float, float], list[str]]:
-    materials = list(obj.materials or [])
-    if not materials:
-        return (0.6, 0.6, 0.6), []
-    rgb = material_rgb(materials[0])
+_MATERIAL_NAMES = ("CERAMIC", "FABRIC", "FOOD", "GLASS", "METAL", "ORGANIC", "PAPER", "PLASTIC", "RUBBER",
+                   "SOAP", "SPONGE", "STONE", "UNDEFINED", "WAX", "WOOD")
+
+
+def reported_colors(obj: SceneObject, materials: list[str] | None = None) -> list[str]:
+    """texture_color_list of a scene object wearing `materials` (default: its scene materials), as Unity
+    reports it: the colour names of each material in order, without repeats; prefab colours otherwise."""
+    _, default_colors, fixed = catalog.default_materials(obj.type)
+    materials = list(obj.materials or []) if materials is None else list(materials)
+    if fixed or not materials:
+        if obj.type.startswith("agent_"):
+            settings = getattr(obj, "agent_settings", None)
+            skin = getattr(settings, "skin", -1) if settings is not None else -1
+            return list(catalog.agent_skin_colors(skin, bool(getattr(settings, "is_elder", False))))
+        return list(default_colors)
     names: list[str] = []
     for material in materials:
-        for name in material_color_names(material):
+        for name in reported_color_names(material):
             if name not in names:
                 names.append(name)
-    return rgb, names
+    return names
+
+
+def reported_materials(obj: SceneObject) -> list[str]:
+    """material_list of a scene object: its salientMaterials (upper-cased, known names only), else its type's."""
+    if obj.salient_materials:
+        return [m.upper() for m in obj.salient_materials if m.upper() in _MATERIAL_NAMES]
+    return list(catalog.default_materials(obj.type)[0])
+
+
+def _object_colors(obj: SceneObject) -> tuple[tuple[float, float, float], list[str]]:
+    materials = list(obj.materials or [])
+    names = reported_colors(obj)
+    if not materials:
+        return (0.6, 0.6, 0.6), names
+    return material_rgb(materials[0]), names
 
 
 def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, np.ndarray]:
@@ -312,7 +453,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
     sim = SimObject(
         id=obj.id,
         type_name=obj.type,
-        shape=otype.shape,
+        shape="structural" if obj.structure else otype.shape,
         size=np.array(otype.size, float) * scale,
         bounds_center=(lo + hi) / 2.0,
         mass=float(obj.mass) if obj.mass is not None else float(otype.mass),
@@ -326,10 +467,11 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         structural=structural,
         is_agent=otype.is_agent,
         rgb=rgb,
-        material_list=[m.upper() for m in (obj.salient_materials or [])],
+        material_list=reported_materials(obj),
         texture_color_list=color_names,
         associated_with_agent=obj.associated_with_agent or "",
         scene_object=obj,
+        seesaw=bool(getattr(obj, "seesaw", False)),
     )
     rotation = show.rotation
     return sim, parts, np.array([show.position.x, show.position.y, show.position.z]), np.array(
@@ -337,33 +479,117 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
     )
 
 
+DEFAULT_CEILING_MATERIAL = "AI2-THOR/Materials/Walls/Drywall"
+DEFAULT_FLOOR_MATERIAL = "AI2-THOR/Materials/Fabrics/CarpetWhite 3"
+DEFAULT_WALL_MATERIAL = "AI2-THOR/Materials/Walls/DrywallBeige"
+
+
+LIP_THICKNESS = 0.1  # platform lips: thin raised edges along the top of a platform (IT 094: centres 0.05 inside,
+LIP_HEIGHT = 0.3  # 0.15 above the top)
+_LIP_SIDES = {  # side -> (axis across the side, sign, axis along it); MCS "front" is the -z side (IT 094)
+    "front": (2, -1.0, 0), "back": (2, 1.0, 0), "left": (0, -1.0, 2), "right": (0, 1.0, 2),
+}
+
+
+def _lip_pieces(lips, size: np.ndarray, centre: np.ndarray) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(name suffix, centre, size) in the platform's frame (scaled) of each lip piece: one per side that has lips,
+    split by the gaps (fractions of the side's length from its -x / -z end); pieces under 1 mm are dropped."""
+    top = float(centre[1]) + float(size[1]) / 2.0
+    pieces = []
+    gaps = lips.gaps
+    for side, (axis, sign, along) in _LIP_SIDES.items():
+        if not getattr(lips, side, False):
+            continue
+        length = float(size[along])
+        spans = [(0.0, 1.0)]
+        for gap in (getattr(gaps, side, None) or []) if gaps is not None else []:
+            low, high = sorted((max(0.0, min(1.0, gap.low)), max(0.0, min(1.0, gap.high))))
+            spans = [piece for a, b in spans for piece in ((a, min(b, low)), (max(a, high), b))
+                     if (piece[1] - piece[0]) * length > 1e-3]
+        for index, (a, b) in enumerate(spans):
+            point = np.array([float(centre[0]), top + LIP_HEIGHT / 2.0, float(centre[2])])
+            point[axis] += sign * (float(size[axis]) / 2.0 - LIP_THICKNESS / 2.0)
+            point[along] += (a + b) / 2.0 * length - length / 2.0
+            extent = np.array([0.0, LIP_HEIGHT, 0.0])
+            extent[axis] = LIP_THICKNESS
+            extent[along] = (b - a) * length
+            pieces.append((side if len(spans) == 1 else f"{side}-{index}", point, extent))
+    return pieces
+
+
+def _room_materials(scene: Scene) -> dict[str, str]:
+    """Material of each room piece (scene keys, else MCS's defaults; empty strings count as unset)."""
+    wall = scene.wall_material or DEFAULT_WALL_MATERIAL
+    sides = scene.room_materials
+    materials = {"floor": scene.floor_material or DEFAULT_FLOOR_MATERIAL,
+                 "ceiling": scene.ceiling_material or DEFAULT_CEILING_MATERIAL}
+    for side in ("back", "front", "left", "right"):
+        materials[f"wall_{side}"] = (getattr(sides, side, None) if sides is not None else None) or wall
+    return materials
+
+
 def _room_specs(scene: Scene) -> list[_Spec]:
-    """Floor, ceiling and the four walls as structural objects (MCS ids and placement)."""
+    """Floor, ceiling and the four walls as structural objects (MCS ids and placement).
+
+    Positions are the ones MCS reports: walls centred at +-(d/2 + 0.25), y = height/2; the ceiling's
+    position is at the room height (its 0.5 m slab lies above it); the floor slab's top is y = 0.
+    """
     dims = scene.room_dimensions
     x, y, z = (dims.x, dims.y, dims.z) if dims and (dims.x or dims.y or dims.z) else DEFAULT_ROOM
     passive = bool(scene.intuitive_physics or scene.isometric or getattr(scene, "isometric_front_right", False))
     t = WALL_THICKNESS
     floor_x, floor_z = (max(x, 40.0), z) if scene.intuitive_physics else (x, z)
+    # name, origin, box centre relative to the origin, box size
     pieces = [
-        ("floor", (0.0, -t / 2, 0.0), (floor_x + 2 * t, t, floor_z + 2 * t)),
-        ("wall_back", (0.0, y / 2, -(z / 2 + t / 2)), (x + 2 * t, y, t)),
-        ("wall_front", (0.0, y / 2, z / 2 + t / 2), (x + 2 * t, y, t)),
-        ("wall_left", (-(x / 2 + t / 2), y / 2, 0.0), (t, y, z + 2 * t)),
-        ("wall_right", (x / 2 + t / 2, y / 2, 0.0), (t, y, z + 2 * t)),
+        ("floor", (0.0, -t / 2, 0.0), (0.0, 0.0, 0.0), (floor_x + 2 * t, t, floor_z + 2 * t)),
+        ("wall_back", (0.0, y / 2, -(z / 2 + t / 2)), (0.0, 0.0, 0.0), (x + 2 * t, y, t)),
+        ("wall_front", (0.0, y / 2, z / 2 + t / 2), (0.0, 0.0, 0.0), (x + 2 * t, y, t)),
+        ("wall_left", (-(x / 2 + t / 2), y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
+        ("wall_right", (x / 2 + t / 2, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
     ]
     if not passive:
-        pieces.append(("ceiling", (0.0, y + t / 2, 0.0), (x + 2 * t, t, z + 2 * t)))
+        pieces.append(("ceiling", (0.0, y, 0.0), (0.0, t / 2, 0.0), (x + 2 * t, t, z + 2 * t)))
+    materials = _room_materials(scene)
     specs = []
-    for name, centre, size in pieces:
+    for name, origin, offset, size in pieces:
         is_floor = name == "floor"
+        material = materials[name]
+        colors = list(reported_color_names(material))
         obj = SimObject(
             id=name, type_name="structure", shape="structural", size=np.array(size, float),
-            bounds_center=np.zeros(3), mass=0.0, structural=not is_floor, is_floor=is_floor,
-            rgb=FLOOR_COLOR if is_floor else STRUCTURE_COLOR,
+            bounds_center=np.array(offset, float), mass=0.0, structural=not is_floor, is_floor=is_floor,
+            rgb=material_rgb(material) if material else (FLOOR_COLOR if is_floor else STRUCTURE_COLOR),
+            texture_color_list=colors,
         )
-        parts = [("box", np.zeros(3), np.array(size, float), np.eye(3), "body")]
-        specs.append(_Spec(obj, mcs_to_mj(*centre), np.eye(3), parts, GROUP_STRUCTURE))
+        parts = [("box", np.array(offset, float), np.array(size, float), np.eye(3), "body")]
+        if is_floor and scene.holes:
+            parts = _floor_with_holes(scene, size, origin)
+        specs.append(_Spec(obj, mcs_to_mj(*origin), np.eye(3), parts, GROUP_STRUCTURE))
     return specs
+
+
+HOLE_DEPTH = 3.0  # a performer in a hole stands 3 m below the floor (IT 083: camera height -2.238)
+
+
+def _floor_with_holes(scene: Scene, size: tuple[float, float, float], origin: tuple[float, float, float]) -> list:
+    """Floor parts (in the floor body's frame) with 1 x 1 m holes cut out: slabs HOLE_DEPTH thick around the
+    holes (their sides are the hole walls) over a bottom slab at -HOLE_DEPTH."""
+    half_x, half_z = size[0] / 2.0, size[2] / 2.0
+    holes = {(int(h.x), int(h.z)) for h in scene.holes}
+    xs = sorted({-half_x, half_x} | {c + d for c, _ in holes for d in (-0.5, 0.5) if -half_x < c + d < half_x})
+    zs = sorted({-half_z, half_z} | {c + d for _, c in holes for d in (-0.5, 0.5) if -half_z < c + d < half_z})
+    top = -origin[1]  # the floor's top (y = 0) in the body frame
+    parts = []
+    for z0, z1 in zip(zs, zs[1:]):
+        for x0, x1 in zip(xs, xs[1:]):
+            cx, cz = (x0 + x1) / 2.0, (z0 + z1) / 2.0
+            if any(abs(cx - hx) < 0.5 and abs(cz - hz) < 0.5 for hx, hz in holes):
+                continue
+            parts.append(("box", np.array([cx, top - HOLE_DEPTH / 2.0, cz]), np.array([x1 - x0, HOLE_DEPTH, z1 - z0]),
+                          np.eye(3), "body"))
+    parts.append(("box", np.array([0.0, top - HOLE_DEPTH - 0.25, 0.0]), np.array([size[0], 0.5, size[2]]), np.eye(3),
+                  "body"))
+    return parts
 
 
 def _object_specs(scene: Scene) -> list[_Spec]:
@@ -391,6 +617,15 @@ def _object_specs(scene: Scene) -> list[_Spec]:
         pos, mat = place(obj.id)
         group = GROUP_STRUCTURE if sim.structural else GROUP_OBJECT
         specs.append(_Spec(sim, pos, mat, parts, group))
+        if obj.lips is not None:
+            for suffix, centre, size in _lip_pieces(obj.lips, sim.size, sim.bounds_center):
+                lip = SimObject(
+                    id=f"{obj.id}-{suffix}", type_name="lip", shape="structural", size=size, bounds_center=np.zeros(3),
+                    mass=0.0, structural=True, is_lip=True, rgb=sim.rgb, material_list=["UNDEFINED"],
+                    texture_color_list=list(sim.texture_color_list),
+                )
+                lip_parts = [("box", np.zeros(3), size, np.eye(3), "body")]
+                specs.append(_Spec(lip, pos + mat @ centre[[0, 2, 1]], mat, lip_parts, GROUP_STRUCTURE))
     return specs
 
 
@@ -456,6 +691,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         f'<geom name="__performer__" type="capsule" size="{performer_radius} {half:.6g}" '
         f'group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
         f'<geom name="__probe__" type="sphere" size="{PROBE_RADIUS}" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
+        f'<geom name="__foot__" type="sphere" size="0.12" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
         "</body>"
     )
     xml = (

@@ -8,7 +8,7 @@ Evaluation (`--eval`) runs the trained policy on the simulator like the other re
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from allenact.algorithms.onpolicy_sync.losses.imitation import Imitation
 from allenact.base_abstractions.sensor import ExpertActionSensor, Sensor

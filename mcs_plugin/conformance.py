@@ -29,7 +29,6 @@ import json
 import math
 import os
 import sys
-from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path

@@ -13,7 +13,7 @@ from mcs_plugin.sensors import (
 )
 from mcs_plugin.sim.controller import EmbeddedController
 from mcs_plugin.tasks import ActionVocabulary, IntuitivePhysicsTask, RetrievalTask, TraversalTask, grid_points
-from tests.sim_scenes import DATA, ball, scene, wall
+from tests.sim_scenes import DATA, ball, scene
 
 RETRIEVAL_GOAL = {"category": "retrieval", "metadata": {"target": {"id": "ball"}}, "last_step": 50}
 

@@ -1,0 +1,58 @@
+"""Training throughput of `allenact experiments/mcs_retrieval_ppo.py` (frames/s as AllenAct reports them).
+
+Reproduce (as recorded in benchmarks/RESULTS.md):
+    .venv/bin/python benchmarks/train_fps.py --processes 2 --resolution 64 --steps 4096
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FPS = re.compile(r"\bfps ([0-9.]+)")
+
+
+def run(processes: int, resolution: int, steps: int, rollout_steps: int) -> dict:
+    """Train for `steps` steps; returns AllenAct's FPS readings (after the first) and the wall time."""
+    from mcs_plugin.scenes import ensure_default_dataset
+
+    ensure_default_dataset(quiet=True, progress=False)
+    kwargs = {"train_steps": steps, "processes": processes, "resolution": resolution,
+              "rollout_steps": rollout_steps, "save_interval": steps}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "LP_NUM_THREADS": "1"}
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        log = subprocess.run([sys.executable, "-m", "allenact.main", "experiments/mcs_retrieval_ppo.py", "-o", out,
+                              "-s", "1", "--config_kwargs", json.dumps(kwargs)], cwd=ROOT, env=env,
+                             capture_output=True, text=True).stderr
+        wall = time.perf_counter() - start
+    readings = [float(m) for m in FPS.findall(log)][1:]
+    if not readings:
+        raise RuntimeError(f"no FPS lines in the AllenAct log:\n{log[-2000:]}")
+    return {"fps_median": statistics.median(readings), "fps_readings": len(readings), "wall_s": wall}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--resolution", type=int, default=64)
+    parser.add_argument("--steps", type=int, default=4096)
+    parser.add_argument("--rollout-steps", type=int, default=64)
+    args = parser.parse_args()
+    result = run(args.processes, args.resolution, args.steps, args.rollout_steps)
+    print(f"PPO training, {args.processes} sampler processes, {args.resolution}x{args.resolution}, "
+          f"{args.steps} steps: median {result['fps_median']:.1f} frames/s over {result['fps_readings']} "
+          f"readings; wall {result['wall_s']:.0f} s (incl. start-up)")
+
+
+if __name__ == "__main__":
+    main()

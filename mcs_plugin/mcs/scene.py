@@ -7,7 +7,6 @@ truncated, as pydantic v1 did). Problems are reported as SceneError lines naming
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import math
@@ -386,6 +385,19 @@ class RoomMaterials(SceneModel):
     right: str | None = None
 
 
+def _copy_goal_metadata(metadata: dict | None) -> dict:
+    """A copy of goal metadata whose entries can be edited; large values (target images) are shared, not copied."""
+    copied = {}
+    for key, value in (metadata or {}).items():
+        if isinstance(value, dict):
+            copied[key] = dict(value)
+        elif isinstance(value, list):
+            copied[key] = [dict(v) if isinstance(v, dict) else v for v in value]
+        else:
+            copied[key] = value
+    return copied
+
+
 class Scene(SceneModel):
     """A whole MCS scene file."""
 
@@ -436,7 +448,7 @@ class Scene(SceneModel):
             habituation_total=goal.habituation_total,
             last_preview_phase_step=goal.last_preview_phase_step,
             last_step=goal.last_step,
-            metadata=copy.deepcopy(goal.metadata),
+            metadata=_copy_goal_metadata(goal.metadata),
             steps_allowed_in_lava=steps_allowed_in_lava,
             triggered_by_target_sequence=None
             if goal.triggered_by_target_sequence is None

@@ -21,10 +21,12 @@ S = ReturnStatus
 HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera (IT 005, 046)
 HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at least this far above the floor)
 THROW_SPEED = 8.0  # m/s at force 1
-PUSH_IMPULSE = 5.0  # N*s at force 1
+PUSH_IMPULSE = 10.0  # N*s at force 1 (IT 097, 109: a 1 kg ball leaves at 5 m/s with the default force 0.5)
 TORQUE_IMPULSE = 2.0  # N*m*s at force 1
 ROTATE_OBJECT_DEGREES = 5.0
 MOVE_OBJECT_DISTANCE = 0.1
+OVERLAP_TOLERANCE = 0.005  # overlaps deeper than this block kinematic moves and rotations of objects
+REACH_TOLERANCE = 1e-3  # an object exactly at the reach is out of it (IT 006: ball surface 1.0 m from the axis)
 # Actions whose target is an object in the world, and the type check each applies.
 _MOVES_OBJECT = {Action.PUSH_OBJECT, Action.PULL_OBJECT, Action.TORQUE_OBJECT, Action.ROTATE_OBJECT, Action.MOVE_OBJECT}
 
@@ -196,9 +198,9 @@ class ActionRunner:
                 return None, S.NOT_INTERACTABLE, None
             visible, hit = True, cam + direction * dist
         if not visible:
-            status = S.OUT_OF_REACH if self.world.distance_to(obj, cam) > PERFORMER_REACH + 1e-6 else S.NOT_VISIBLE
+            status = S.OUT_OF_REACH if self.world.distance_to(obj, cam) > PERFORMER_REACH - REACH_TOLERANCE else S.NOT_VISIBLE
             return obj, status, hit
-        if self.performer.reach_distance(self.world, obj) > PERFORMER_REACH + 1e-6:
+        if self.performer.reach_distance(self.world, obj) > PERFORMER_REACH - REACH_TOLERANCE:
             return obj, S.OUT_OF_REACH, hit
         return obj, None, hit
 
@@ -328,7 +330,8 @@ class ActionRunner:
         obj.held = obj.was_picked_up = True
         self.held.append(obj)
         self.world.set_present(obj, False)
-        self._held_rotation[obj.id] = unity_euler_to_mj_matrix(0.0, -self.performer.yaw, 0.0) @ self.world.body_mat(obj)
+        # MCS keeps the object's rotation relative to the hand, which turns with the performer (IT 158).
+        self._held_rotation[obj.id] = self.world.body_mat(obj).copy()
         self.set_hand(obj)
         self.update_held()
         return outcome
@@ -376,7 +379,7 @@ class ActionRunner:
                 spot = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
         geom, dist = world.ray(np.array([spot[0], spot[1], top + 0.5]), np.array([0.0, 0.0, -1.0]))
         surface = top + 0.5 - dist if geom >= 0 and world.owner(geom) is receptacle else top
-        if self.performer.axis_distance(np.array([spot[0], spot[1], surface])) > PERFORMER_REACH + 1e-6:
+        if self.performer.axis_distance(np.array([spot[0], spot[1], surface])) > PERFORMER_REACH - REACH_TOLERANCE:
             return False
         mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
         local_centre = mat @ obj.bounds_center[[0, 2, 1]]
@@ -440,21 +443,55 @@ class ActionRunner:
         self.world.set_velocity(obj, self.world.data.qvel[obj.qvel_adr : obj.qvel_adr + 3].copy(), np.array([0, 0, spin]))
         return outcome
 
-    def _kinematic_shift(self, obj: SimObject, offset: np.ndarray, yaw_deg: float) -> bool:
-        """Move and turn an object if it does not run into anything; False (unchanged) otherwise."""
+    def _kinematic_shift(self, obj: SimObject, offset: np.ndarray, yaw_deg: float, shove: bool = False) -> bool:
+        """Move and turn an object if it does not run into anything; False (unchanged) otherwise.
+
+        With `shove`, physical objects in the way (not kinematic, structural or agents) are carried along by the same
+        offset, as MCS's MoveObject does (IT 197, 202: a ball; 205, 209: another tool), unless that runs them into
+        something.
+        """
         world = self.world
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
+        before = self._overlap_depths(obj)  # resting contacts (the floor, a support) do not block
         turn = unity_euler_to_mj_matrix(0.0, yaw_deg, 0.0)
         centre = world.center(obj)
-        new_mat = turn @ mat
-        new_pos = centre + offset + turn @ (pos - centre)
-        world.set_pose(obj, new_pos, new_mat)
+        world.set_pose(obj, centre + offset + turn @ (pos - centre), turn @ mat)
         world.forward()
-        blocked = any(world.collides(g, ignore=obj.geom_ids, margin=-0.005) for g in obj.geom_ids)
+        carried: list[tuple[SimObject, np.ndarray]] = []
+        blocked = False
+        after = self._overlap_depths(obj)
+        for other in [world.by_id[i] for i, depth in after.items() if depth > before.get(i, 0.0) + OVERLAP_TOLERANCE]:
+            if shove and other.dynamic and not (other.frozen or other.ghost or other.structural or other.is_agent):
+                carried.append((other, world.body_pos(other).copy()))
+            else:
+                blocked = True
+                break
+        if not blocked and carried:
+            for other, start in carried:
+                world.set_pose(other, start + offset, world.body_mat(other).copy())
+            world.forward()
+            moving = {obj.id} | {other.id for other, _ in carried}
+            blocked = any(o.id not in moving for other, _ in carried for o in self._overlapping(other))
         if blocked:
+            for other, start in carried:
+                world.set_pose(other, start, world.body_mat(other).copy())
             world.set_pose(obj, pos, mat)
             world.forward()
         return not blocked
+
+    def _overlap_depths(self, obj: SimObject) -> dict[str, float]:
+        """How deep an object overlaps each other object (or room part) it touches, by id."""
+        depths: dict[str, float] = {}
+        for geom in obj.geom_ids:
+            for other_geom, dist, _ in self.world.contacts(geom, margin=0.0):
+                other = self.world.owner(other_geom)
+                if other is not None and other is not obj:
+                    depths[other.id] = max(depths.get(other.id, 0.0), -dist)
+        return depths
+
+    def _overlapping(self, obj: SimObject) -> list[SimObject]:
+        """Objects (or room parts) an object overlaps by more than OVERLAP_TOLERANCE."""
+        return [self.world.by_id[i] for i, depth in self._overlap_depths(obj).items() if depth > OVERLAP_TOLERANCE]
 
     def _rotate_object(self, params: dict) -> Outcome:
         obj, outcome = self._moveable_target(params)
@@ -474,7 +511,7 @@ class ActionRunner:
         straight = _choice(params, "straight", 0 if "lateral" in params and "straight" not in params else 1)
         yaw = self.performer.yaw
         offset = MOVE_OBJECT_DISTANCE * (straight * yaw_forward_mj(yaw) + lateral * yaw_right_mj(yaw))
-        if not self._kinematic_shift(obj, offset, 0.0):
+        if not self._kinematic_shift(obj, offset, 0.0, shove=True):
             outcome.status = S.OBSTRUCTED
         return outcome
 

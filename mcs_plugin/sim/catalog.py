@@ -936,7 +936,8 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
         is_agent=family == "agent",
         is_structural_default=name == "rotating_cog",
         family=family,
-        kinematic_default=family in ("door", "structure"),
+        # Doors, turntables and separate lids (held up by placers until lidAttachment) are kinematic by default.
+        kinematic_default=family in ("door", "structure") or name == "lid",
         child_components=children,
         details=row.get("doc_details", ""),
     )

@@ -88,6 +88,8 @@ class EmbeddedController:
         self.world.forward()
         # Unity simulates one action's physics during Initialize (objects settle onto the floor, start falling).
         self.world.settle_into_floor()
+        self.performer.clear_light_objects(self.world)
+        self.world.forward()
         self._advance()
         self._visible_cache = None
         output = self._output(Outcome(ReturnStatus.SUCCESSFUL))
@@ -238,8 +240,11 @@ class EmbeddedController:
         """Physics for one action, scripted events, held objects, lava."""
         world = self.world
         self.performer.match_height(world)
+        recoloured = apply_scripts(world, self.step_number)
+        if recoloured:
+            self._geom_rgb = geom_colors(world)
+        world.forward()
         world.advance()
-        apply_scripts(world, self.step_number)
         self._runner.update_held()
         world.forward()
         if self._on_lava() and not self.scene.is_passive():
@@ -263,6 +268,9 @@ class EmbeddedController:
         else:
             forward, up = self.performer.camera_axes()
             visible = self.world.model.geom_group < GROUP_PERFORMER
+            for obj in self.world.objects:
+                if obj.shrouded:
+                    visible[obj.geom_ids] = False
             frame = self._renderer.render(self.world.data, self.performer.camera_mj(), forward, up, self._geom_rgb,
                                           visible, want_rgb=True, want_depth=want_depth, want_ids=want_mask)
             rgb, depth = frame.rgb, frame.depth

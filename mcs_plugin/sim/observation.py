@@ -204,7 +204,8 @@ def objects_metadata(
             shape=obj.shape,
             state_list=states[i],
             texture_color_list=list(obj.texture_color_list),
-            visible=obj.id in seen or obj.held or obj.structural,  # MCS reports every structure as visible
+            # MCS reports every structure as visible, and a shrouded object (renderer off) as not visible.
+            visible=(obj.id in seen or obj.held or obj.structural) and not obj.shrouded,
             is_open=obj.is_open,
             openable=obj.openable,
             locked=obj.locked,

@@ -19,10 +19,12 @@ PERFORMER_REACH = 1.0
 CAMERA_FIELD_OF_VIEW = 42.5
 CLIPPING_PLANES = (0.01, 150.0)
 AXIS_LOW, AXIS_HIGH = 0.068, 0.796  # Unity's capsule segment (height 1.23, radius 0.251, centre 0.33 below the camera)
-FOOT_CLEARANCE = 0.05  # the capsule floats this far above the floor so the floor never obstructs
+FOOT_CLEARANCE = 0.23  # the capsule floats this far above the floor: low obstacles only touch its lower sphere (IT 013, 110, 205)
+POSE_CLEARANCE = {"STANDING": FOOT_CLEARANCE, "CRAWLING": 0.1, "LYING": 0.02}  # legacy poses keep low bodies low
 CAPSULE_TOP = 1.047  # top of Unity's capsule above the feet: height matching casts down from here
 SUPPORT_RADIUS = 0.12  # radius of the sphere MCS casts down to find the structure the performer stands on
-GROUND_NORMAL_Z = math.cos(math.radians(46.0))  # contacts with surfaces at most ~45 degrees steep are ground
+MAX_RISE = 0.13  # the most a 0.1 m step may climb: ramps up to 45 degrees (0.1), not 60 (0.17; IT 074, 076)
+CLIMB_NORMAL_Z = math.cos(math.radians(46.0))  # surfaces steeper than ~45 degrees cannot be climbed
 PUSH_OUT_RADIUS = 0.221  # after a change of height MCS pushes the body this far out of structures (IT 065, 083)
 PUSHABLE_MASS = 2.0  # walking into a lighter non-kinematic object shoves it (IT 011 1.9 kg) instead of stopping
 SHOVE_RADIUS = 0.2  # a shoved object is kept this far (surface) from the body's axis (IT 011)
@@ -76,55 +78,58 @@ class Performer:
         return True
 
     def place_capsule(self, world: World, x: float, z: float, pose: str | None = None) -> None:
-        """Put the collision capsule of a pose at (x, z) (MuJoCo data updated for distance queries)."""
+        """Put the collision body of a pose at (x, z) (MuJoCo data updated for distance queries): a capsule-like
+        body of radius PERFORMER_RADIUS, as a sphere at its lower end and a cylinder above it (MuJoCo's capsule-box
+        distance is wrong when a box pierces the capsule's axis), floating POSE_CLEARANCE above the floor."""
         body_height = POSE_BODY_HEIGHT[pose or self.pose]
-        radius = world.model.geom_size[world.performer_geom][0]
-        half = max(body_height / 2.0 - radius, 0.01)
-        world.model.geom_size[world.performer_geom][1] = half
-        world.model.geom_rbound[world.performer_geom] = radius + half
-        centre = self.floor_y + FOOT_CLEARANCE + radius + half
-        mocap = world.model.body_mocapid[world.performer_body]
-        world.data.mocap_pos[mocap] = (x, z, centre)
-        world.data.geom_xpos[world.performer_geom] = (x, z, centre)
+        model, data = world.model, world.data
+        radius = float(model.geom_size[world.performer_geom][0])
+        length = max(body_height - 2.0 * radius, 0.02)  # from the lower sphere's centre to the top
+        low = self.floor_y + POSE_CLEARANCE[pose or self.pose] + radius
+        model.geom_size[world.performer_geom][1] = length / 2.0 + radius / 2.0
+        model.geom_rbound[world.performer_geom] = math.hypot(radius, length / 2.0 + radius / 2.0)
+        data.geom_xpos[world.performer_geom] = (x, z, low + (length + radius) / 2.0)
+        data.geom_xmat[world.performer_geom] = np.eye(3).reshape(-1)
+        data.geom_xpos[world.sole_geom] = (x, z, low)
+        mocap = model.body_mocapid[world.performer_body]
+        data.mocap_pos[mocap] = (x, z, low + (length + radius) / 2.0)
 
     def _obstacles(self, world: World) -> list[tuple[int, float, np.ndarray]]:
-        """Contacts of the placed capsule that stop it: not ground (a surface at most ~45 degrees steep touched
-        below the capsule's lower sphere), not a light object it can shove, not a lip left open."""
-        radius = float(world.model.geom_size[world.performer_geom][0])
-        centre = world.data.geom_xpos[world.performer_geom]
-        low_centre = centre[2] - float(world.model.geom_size[world.performer_geom][1])
+        """Overlaps of the placed capsule that stop it (anything but light objects it can shove)."""
         found = []
-        for geom, dist, fromto in world.contacts(world.performer_geom):
+        for geom, dist, fromto in world.body_contacts():
             owner = world.owner(geom)
             if owner is not None and self._shovable(owner):
-                continue
-            if owner is not None and owner.is_lip:
-                found.append((geom, dist, fromto))
-                continue
-            # Normal from the other geom toward the capsule's nearest point (fromto: capsule point, other point).
-            normal = fromto[:3] - fromto[3:]
-            norm = float(np.linalg.norm(normal))
-            if norm > 1e-9:
-                normal = normal / norm
-                if dist < 0:
-                    normal = -normal
-                if normal[2] >= GROUND_NORMAL_Z and fromto[5] <= low_centre + 1e-6:
-                    continue
-            elif fromto[5] <= low_centre - radius * 0.5:
                 continue
             found.append((geom, dist, fromto))
         return found
 
     @staticmethod
     def _shovable(obj) -> bool:
-        return obj.dynamic and not obj.structural and not obj.is_agent and obj.mass < PUSHABLE_MASS
+        return obj.dynamic and not obj.frozen and not obj.structural and not obj.is_agent and obj.mass < PUSHABLE_MASS
 
-    def blocked_at(self, world: World, x: float, z: float, pose: str | None = None) -> bool:
-        """Whether the performer's capsule would run into an obstacle at (x, z) in a pose."""
+    def blocked_at(self, world: World, x: float, z: float, pose: str | None = None, floor_y: float | None = None) -> bool:
+        """Whether the performer's capsule would run into an obstacle at (x, z) in a pose (standing on floor_y)."""
+        current = self.floor_y
+        if floor_y is not None:
+            self.floor_y = floor_y
         self.place_capsule(world, x, z, pose)
         blocked = bool(self._obstacles(world))
+        self.floor_y = current
         self.place_capsule(world, self.x, self.z)
         return blocked
+
+    def _body_top(self) -> float:
+        """Height of the top of the body (where MCS starts its cast for the structure below)."""
+        return self.floor_y + POSE_CAMERA_HEIGHT[self.pose] + CAPSULE_TOP - POSE_CAMERA_HEIGHT[STANDING]
+
+    def standing_height(self, world: World, x: float, z: float, top: float | None = None) -> float:
+        """Height of the structure the performer would stand on at (x, z) (its current height if what is below
+        is not a structure: MCS only climbs structures, IT 074)."""
+        owner, height = self.support(world, x, z, self._body_top() if top is None else top)
+        if owner is None or not (owner.structural or owner.is_floor or owner.seesaw):
+            return self.floor_y
+        return height
 
     def support(self, world: World, x: float, z: float, top: float):
         """What the performer would stand on at (x, z): (object or None, surface height), by Unity's sphere cast
@@ -138,8 +143,8 @@ class Performer:
         floor, platform, ramp...) and not an ordinary object. Returns whether the height changed."""
         if self.fixed_camera_y is not None:
             return False
-        if top is None:  # the top of the body: CAPSULE_TOP standing, lower in the seed-002 poses
-            top = self.floor_y + POSE_CAMERA_HEIGHT[self.pose] + CAPSULE_TOP - POSE_CAMERA_HEIGHT[STANDING]
+        if top is None:
+            top = self._body_top()
         owner, height = self.support(world, self.x, self.z, top)
         if owner is None or not (owner.structural or owner.is_floor or owner.seesaw):
             return False
@@ -153,22 +158,26 @@ class Performer:
         return True
 
     def _push_out(self, world: World) -> None:
-        """After falling, move horizontally out of structures the body now overlaps (Unity's ComputePenetration)."""
-        radius = float(world.model.geom_size[world.performer_geom][0])
+        """After falling, move horizontally out of structures beside the body (Unity's ComputePenetration leaves
+        the axis PUSH_OUT_RADIUS from the structure it fell past: IT 065, 083)."""
+        model, data = world.model, world.data
+        axis = world.axis_geom
+        fromto = np.zeros(6)
         for _ in range(4):
             self.place_capsule(world, self.x, self.z)
+            data.geom_xpos[axis] = (self.x, self.z, self.floor_y + (AXIS_LOW + AXIS_HIGH) / 2.0)
+            data.geom_xmat[axis] = np.eye(3).reshape(-1)
             worst = None
-            for geom, dist, fromto in self._obstacles(world):
+            for geom, _, _ in self._obstacles(world):
                 owner = world.owner(geom)
                 if owner is None or not (owner.structural or owner.is_floor):
                     continue
+                gap = mujoco.mj_geomDistance(model, data, axis, geom, 1.0, fromto) + float(model.geom_size[axis][0])
                 away = fromto[:2] - fromto[3:5]
-                if dist < 0:
-                    away = -away
                 norm = float(np.linalg.norm(away))
-                if norm < 1e-9:
+                if gap <= 0 or norm < 1e-9:
                     continue
-                depth = PUSH_OUT_RADIUS - (radius + dist)
+                depth = PUSH_OUT_RADIUS - gap
                 if depth > 1e-6 and (worst is None or depth > worst[0]):
                     worst = (depth, away / norm)
             if worst is None:
@@ -177,6 +186,27 @@ class Performer:
             self.x += float(away[0]) * depth
             self.z += float(away[1]) * depth
         self.place_capsule(world, self.x, self.z)
+
+    def clear_light_objects(self, world: World) -> list:
+        """Push light objects that start inside the body out of it, radially, to the body's radius (Unity's
+        depenetration in the first physics step: IT 082's small ball at 0.2 m ends up visible ahead)."""
+        self.place_capsule(world, self.x, self.z)
+        radius = float(world.model.geom_size[world.performer_geom][0])
+        moved = []
+        for obj in world.objects:
+            if not obj.present or not self._shovable(obj):
+                continue
+            if float(np.hypot(*(world.center(obj)[:2] - np.array([self.x, self.z])))) > radius + max(obj.size) + 0.1:
+                continue
+            push = radius - self.reach_distance(world, obj)
+            away = world.center(obj)[:2] - np.array([self.x, self.z])
+            norm = float(np.linalg.norm(away))
+            if push <= 0:
+                continue
+            direction = np.append(away / norm if norm > 1e-9 else yaw_forward_mj(self.yaw)[:2], 0.0)
+            world.set_pose(obj, world.body_pos(obj).copy() + direction * push, world.body_mat(obj).copy())
+            moved.append(obj)
+        return moved
 
     def shove(self, world: World, delta: np.ndarray) -> list:
         """Push light objects the body now overlaps along the move direction (MCS shoves objects under 2 kg)."""
@@ -187,25 +217,18 @@ class Performer:
         direction /= norm
         radius = float(world.model.geom_size[world.performer_geom][0])
         shoved = []
-        for geom, dist, _ in world.contacts(world.performer_geom, margin=radius - SHOVE_RADIUS):
+        for geom, dist, _ in world.body_contacts(margin=radius - SHOVE_RADIUS):
             owner = world.owner(geom)
             if owner is None or not self._shovable(owner) or owner in shoved:
                 continue
             shoved.append(owner)
         for obj in shoved:
-            push = SHOVE_RADIUS - self._axis_gap(world, obj)
+            push = SHOVE_RADIUS - self.reach_distance(world, obj)
             if push <= 0:
                 continue
             world.set_pose(obj, world.body_pos(obj).copy() + direction * push, world.body_mat(obj).copy())
             world.set_velocity(obj, direction * SHOVE_SPEED)
         return shoved
-
-    def _axis_gap(self, world: World, obj) -> float:
-        """Horizontal-ish distance from the capsule's axis to an object's surface."""
-        radius = float(world.model.geom_size[world.performer_geom][0])
-        geoms = [g for g in obj.geom_ids if world.model.geom_group[g] < GROUP_LIMIT] or obj.geom_ids
-        best = min(mujoco.mj_geomDistance(world.model, world.data, world.performer_geom, g, 5.0, None) for g in geoms)
-        return best + radius
 
     def axis_distance(self, point_mj: np.ndarray) -> float:
         """Distance from a point to the body's axis segment (Unity's capsule, AXIS_LOW..AXIS_HIGH above the feet)."""
@@ -214,12 +237,14 @@ class Performer:
         return math.hypot(math.hypot(point_mj[0] - self.x, point_mj[1] - self.z), dz)
 
     def reach_distance(self, world: World, obj) -> float:
-        """Distance from the body's axis (the collision capsule's segment) to an object's nearest surface."""
-        self.place_capsule(world, self.x, self.z)
-        radius = float(world.model.geom_size[world.performer_geom][0])
+        """Distance from the body's axis (Unity's capsule segment, AXIS_LOW..AXIS_HIGH above the feet) to an
+        object's nearest surface: what MCS compares with the reach (its capsule overlap test)."""
+        axis = world.axis_geom
+        world.data.geom_xpos[axis] = (self.x, self.z, self.floor_y + (AXIS_LOW + AXIS_HIGH) / 2.0)
+        world.data.geom_xmat[axis] = np.eye(3).reshape(-1)
         geoms = [g for g in obj.geom_ids if world.model.geom_group[g] < GROUP_LIMIT] or obj.geom_ids
-        best = min(mujoco.mj_geomDistance(world.model, world.data, world.performer_geom, g, 20.0, None) for g in geoms)
-        return max(best + radius, 0.0)
+        best = min(mujoco.mj_geomDistance(world.model, world.data, axis, g, 20.0, None) for g in geoms)
+        return max(best + float(world.model.geom_size[axis][0]), 0.0)
 
     def move(self, world: World, action: str, scale: float = 1.0) -> bool:
         """Take one 0.1 m step (times `scale`, for noise), all or nothing; False when obstructed. Then stand on the
@@ -227,7 +252,13 @@ class Performer:
         ahead, right = MOVE_DIRECTIONS[action]
         delta = MOVE_DISTANCE * scale * (ahead * yaw_forward_mj(self.yaw) + right * yaw_right_mj(self.yaw))
         x, z = self.x + delta[0], self.z + delta[1]
-        if self.blocked_at(world, x, z):
+        new_floor = self.standing_height(world, x, z)
+        rise = new_floor - self.floor_y
+        if rise > MAX_RISE * scale or (rise > 1e-3 and world.last_cast_normal[2] < CLIMB_NORMAL_Z):
+            return False  # a structure too steep to climb (IT 076: 60 degrees) or a step up (IT 065)
+        if world.lip_in_the_way(x, z, float(world.model.geom_size[world.performer_geom][0])):
+            return False
+        if self.blocked_at(world, x, z, floor_y=max(new_floor, self.floor_y)):
             return False
         self.x, self.z = x, z
         self.place_capsule(world, x, z)

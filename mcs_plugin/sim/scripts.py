@@ -1,32 +1,192 @@
-"""Per-step scripted scene events: late appearances and re-poses (shows), teleports, hides."""
+"""Per-step scripted scene events (SPEC 2.3), applied after the performer's action and before the step's physics,
+as the MCS Unity app does (MCSMain.UpdateGameObjectOnStep, then Physics.Simulate):
+
+- ``shows``: the first entry places the object (at its stepBegin, 0 = at Initialize); later entries re-pose it.
+- ``moves`` / ``rotates``: add the whole vector every step in [stepBegin, stepEnd] (inclusive); by default in the
+  object's own axes (Unity Transform.Translate/Rotate), in world axes with ``globalSpace``. With ``repeat`` the
+  range comes back every (stepEnd - stepBegin + stepWait) steps (IT 089: 1-6 then 13-18 for stepWait 7).
+- ``forces`` / ``torques``: Unity AddForce / AddTorque once per step in range: the body's velocity changes by
+  F * 0.01 s / m (one 0.01 s physics step, IT 055) or F / m with ``impulse``; ``relative`` = in the object's axes.
+- ``teleports`` (position, optional rotation), ``hides`` (gone for good), ``shrouds`` (not drawn, not seen, still
+  physical), ``ghosts`` (collide with nothing and hold still), ``togglePhysics`` (kinematic <-> physical),
+  ``openClose``, ``changeMaterials`` (colours), ``lidAttachment`` (a lid snaps onto its container).
+"""
 
 from __future__ import annotations
 
+import numpy as np
+
 from mcs_plugin.sim.coords import mcs_to_mj, unity_euler_to_mj_matrix
-from mcs_plugin.sim.world import World
+from mcs_plugin.sim.world import SimObject, World
+
+UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a per-step AddForce acts
 
 
-def apply_scripts(world: World, step: int) -> None:
-    """Apply every scripted event of the scene's objects that starts at `step` (call world.forward after)."""
+def in_range(step: int, begin: int, end: int | None, repeat: bool = False, wait: int = 0) -> bool:
+    """Whether `step` lies in a scripted [begin, end] range (end None = begin), repeating when asked (IT 089)."""
+    end = begin if end is None or end < begin else end
+    if step < begin:
+        return False
+    if not repeat:
+        return step <= end
+    period = max(end - begin + max(int(wait), 0), 1)
+    return (step - begin) % period <= end - begin
+
+
+_SCRIPT_KEYS = ("moves", "rotates", "forces", "torques", "teleports", "hides", "shrouds", "ghosts", "toggle_physics",
+                "open_close", "change_materials")
+
+
+def _has_scripts(spec, step: int) -> bool:
+    """Whether an object has anything scripted at all (most have nothing after their first show)."""
+    cached = getattr(spec, "_mcs_has_scripts", None)
+    if cached is None:
+        cached = len(spec.shows) > 1 or spec.shows[0].step_begin > 0 or spec.lid_attachment is not None or any(
+            getattr(spec, key, None) for key in _SCRIPT_KEYS)
+        object.__setattr__(spec, "_mcs_has_scripts", cached)
+    return cached
+
+
+def _swap(vector) -> np.ndarray:
+    return mcs_to_mj(vector.x, vector.y, vector.z)
+
+
+def apply_scripts(world: World, step: int) -> list[str]:
+    """Apply every scripted event of the scene's objects at `step` (call world.forward after).
+
+    Returns the ids of objects whose materials changed (their render colours need refreshing).
+    """
+    recoloured: list[str] = []
     for obj in world.objects:
         spec = obj.scene_object
-        if spec is None or obj.held:
+        if spec is None or not _has_scripts(spec, step):
             continue
-        for index, show in enumerate(spec.shows):
-            if show.step_begin != step or (index == 0 and step == 0):
-                continue
-            rotation = show.rotation
-            world.set_pose(obj, mcs_to_mj(show.position.x, show.position.y, show.position.z),
-                           unity_euler_to_mj_matrix(rotation.x, rotation.y, rotation.z))
-            if not obj.present:
-                world.set_present(obj, True)
-        for teleport in spec.teleports or []:
-            if teleport.step_begin == step:
-                position = teleport.position
-                world.set_pose(obj, mcs_to_mj(position.x, position.y, position.z))
-        for hide in spec.hides or []:
-            if hide.step_begin == step:
-                world.set_present(obj, False)
+        if not obj.held:
+            _poses(world, obj, spec, step)
+        _flags(world, obj, spec, step)
+        for change in spec.change_materials or []:
+            if change.step_begin == step:
+                from mcs_plugin.sim.world import reported_colors
+                from mcs_plugin.sim.materials import material_rgb
+
+                obj.texture_color_list = reported_colors(spec, change.materials)
+                if change.materials:
+                    obj.rgb = material_rgb(change.materials[0])
+                recoloured.append(obj.id)
+        if spec.lid_attachment is not None and spec.lid_attachment.step_begin == step:
+            _attach_lid(world, obj, spec.lid_attachment.lid_attachment_obj_id)
+    return recoloured
+
+
+def _poses(world: World, obj: SimObject, spec, step: int) -> None:
+    for index, show in enumerate(spec.shows):
+        if show.step_begin != step or (index == 0 and step == 0):
+            continue
+        rotation = show.rotation
+        world.set_pose(obj, mcs_to_mj(show.position.x, show.position.y, show.position.z),
+                       unity_euler_to_mj_matrix(rotation.x, rotation.y, rotation.z))
+        if not obj.present and not obj.hidden:
+            world.set_present(obj, True)
+    if not obj.present:
+        return
+    for teleport in spec.teleports or []:
+        if teleport.step_begin == step:
+            mat = None
+            if teleport.rotation is not None:
+                r = teleport.rotation
+                mat = unity_euler_to_mj_matrix(r.x, r.y, r.z)
+            world.set_pose(obj, _swap(teleport.position), mat)
+    offset = np.zeros(3)
+    changed = False
+    for move in spec.moves or []:
+        if in_range(step, move.step_begin, move.step_end, move.repeat, move.step_wait):
+            vector = _swap(move.vector)
+            offset += vector if move.global_space else world.body_mat(obj) @ vector
+            changed = True
+    turn = np.eye(3)
+    local_turn = np.eye(3)
+    for rotate in spec.rotates or []:
+        if in_range(step, rotate.step_begin, rotate.step_end, rotate.repeat, rotate.step_wait):
+            v = rotate.vector
+            matrix = unity_euler_to_mj_matrix(v.x, v.y, v.z)
+            if rotate.global_space:
+                turn = matrix @ turn
+            else:
+                local_turn = local_turn @ matrix
+            changed = True
+    if changed:
+        pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
+        velocity = world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6].copy() if obj.dynamic else None
+        world.set_pose(obj, pos + offset, turn @ mat @ local_turn)
+        if velocity is not None and not obj.frozen:  # a moved physical body keeps its motion
+            world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = velocity
+    if obj.dynamic and not (obj.frozen or obj.ghost):
+        _forces(world, obj, spec, step)
+
+
+def _forces(world: World, obj: SimObject, spec, step: int) -> None:
+    qvel = world.data.qvel
+    mass = max(float(world.model.body_mass[obj.body_id]), 1e-9)
+    mat = world.body_mat(obj)
+    for force in spec.forces or []:
+        if in_range(step, force.step_begin, force.step_end, force.repeat, force.step_wait):
+            vector = _swap(force.vector)
+            if force.relative:
+                vector = mat @ vector
+            duration = 1.0 if force.impulse else UNITY_PHYSICS_STEP
+            world.wake()
+            qvel[obj.qvel_adr : obj.qvel_adr + 3] += vector * duration / mass
+    for torque in spec.torques or []:
+        if in_range(step, torque.step_begin, torque.step_end, torque.repeat, torque.step_wait):
+            vector = _swap(torque.vector)
+            # Unity's positive torque about y turns clockwise seen from above; in MuJoCo's right-handed frame that
+            # is a negative turn about z: the axis-swap flips the handedness of rotations.
+            vector = -vector
+            local = vector if torque.relative else mat.T @ vector
+            inertia = np.maximum(world.model.body_inertia[obj.body_id], 1e-9)
+            duration = 1.0 if torque.impulse else UNITY_PHYSICS_STEP
+            world.wake()
+            qvel[obj.qvel_adr + 3 : obj.qvel_adr + 6] += local * duration / inertia
+
+
+def _flags(world: World, obj: SimObject, spec, step: int) -> None:
+    for hide in spec.hides or []:
+        if hide.step_begin == step:
+            obj.hidden = True
+            world.set_present(obj, False)
+    shrouded = any(in_range(step, s.step_begin, s.step_end, s.repeat, s.step_wait) for s in spec.shrouds or [])
+    if shrouded != obj.shrouded:
+        obj.shrouded = shrouded
+        world.shrouds_changed = True
+    ghost = any(in_range(step, g.step_begin, g.step_end, g.repeat, g.step_wait) for g in spec.ghosts or [])
+    if ghost != obj.ghost:
+        world.set_ghost(obj, ghost)
+    for toggle in spec.toggle_physics or []:
+        if toggle.step_begin == step and obj.dynamic:
+            world.set_frozen(obj, not obj.frozen)
+    for change in spec.open_close or []:
+        if change.step == step and obj.openable:
+            world.set_open(obj, bool(change.open))
+
+
+def _attach_lid(world: World, container: SimObject, lid_id: str) -> None:
+    """Put a lid (a separate object) on top of its container and let it move with it (lidAttachment)."""
+    lid = world.by_id.get(lid_id)
+    if lid is None or lid.held:
+        return
+    top = world.world_bounds(container)[:, 2].max()
+    centre = world.center(container)
+    mat = world.body_mat(container).copy()
+    lid_bottom_offset = (mat @ lid.bounds_center[[0, 2, 1]])[2] - lid.size[1] / 2.0
+    pos = np.array([centre[0], centre[1], top - lid_bottom_offset])
+    world.set_pose(lid, pos, mat)
+    if not lid.present and not lid.hidden:
+        world.set_present(lid, True)
+    container.attached_lid = lid.id
+    lid.attached_to = container.id
+    if lid.dynamic:
+        world.set_frozen(lid, True)
+    container.is_open = False
 
 
 def object_states(world: World, object_id: str, step: int) -> list[str]:

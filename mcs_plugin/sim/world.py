@@ -15,8 +15,8 @@ from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_m
 from mcs_plugin.sim.materials import material_rgb, reported_color_names
 
 # Simulated time: MCS runs 5 Unity physics steps of 0.01 s per action (20 "physics frames" per second).
-PHYSICS_TIMESTEP = 0.005
-SUBSTEPS_PER_ACTION = 10
+PHYSICS_TIMESTEP = 0.0025
+SUBSTEPS_PER_ACTION = 20
 PHYSICS_FRAMES_PER_SECOND = 20.0
 
 # Geom groups: ray casts and the renderer skip PERFORMER and ABSENT (hidden, held or not yet shown).
@@ -24,6 +24,9 @@ GROUP_OBJECT, GROUP_STRUCTURE, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 4, 5
 RAY_GROUPS = np.array([1, 1, 1, 1, 0, 0], dtype=np.uint8)
 
 REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a body counts as at rest
+SLEEP_ENERGY = 0.005  # Unity's default sleep threshold (kinetic energy / mass, m^2/s^2)
+SLEEP_ACTIONS = 8  # PhysX lets a body sleep after ~0.4 s under the threshold
+ANGULAR_DRAG = 0.5  # MCS rigidbody angular drag (1/s): spinning and rolling objects slow down
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
 WALL_THICKNESS = 0.5
 DEFAULT_ROOM = (10.0, 3.0, 10.0)
@@ -68,6 +71,17 @@ class SimObject:
     present: bool = True  # False while hidden, held or before its first show
     held: bool = False
     was_picked_up: bool = False
+    calm_actions: int = 0  # consecutive actions with kinetic energy under the sleep threshold
+    part_names: list[str] = field(default_factory=list)  # per part: MCS child-component suffix ("" = own part)
+    part_open_centres: list = field(default_factory=list)  # per part: centre (object frame) when open (drawers)
+    drawer_poses: dict = field(default_factory=dict)  # geom -> (closed, open) position in the body frame (MuJoCo)
+    parent: str = ""  # for child components (drawers, shelves): the id of the object they belong to
+    frozen: bool = False  # a dynamic body that is currently kinematic (scene `kinematic`, ghosts, placers)
+    ghost: bool = False  # scripted `ghosts`: collides with nothing and holds still
+    shrouded: bool = False  # scripted `shrouds`: not drawn and not seen, still physical
+    hidden: bool = False  # removed for good by a scripted `hides`
+    attached_lid: str = ""  # id of the lid attached to this container (lidAttachment)
+    attached_to: str = ""  # id of the container this lid is attached to
     scene_object: SceneObject | None = None
 
     @property
@@ -99,6 +113,8 @@ class World:
         self.performer_body = int(model.geom_bodyid[performer_geom])
         self.probe_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__probe__")
         self.foot_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__foot__")
+        self.axis_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__axis__")
+        self.sole_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__sole__")
         self.geom_owner = np.full(model.ngeom, -1, dtype=np.int32)
         for index, obj in enumerate(objects):
             self.geom_owner[obj.geom_ids] = index
@@ -109,6 +125,9 @@ class World:
         self._dynamic = [o for o in objects if o.dynamic]
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
         self._visibility_geoms: np.ndarray | None = None
+        self.last_cast_normal = np.array([0.0, 0.0, 1.0])  # surface normal where the last sphere cast landed
+        self.shrouds_changed = False  # set by scripts when an object is shrouded or unshrouded
+        self._lips = [o for o in objects if o.is_lip]
 
     def visibility_geoms(self) -> np.ndarray:
         """Geoms whose samples are tested for visibility: present, rendered, not the floor (cached until presence
@@ -123,6 +142,8 @@ class World:
     def wake(self) -> None:
         """Resume physics (something may move): called whenever an action or script changes the state."""
         self._still_checks = 0
+        for obj in self._dynamic:
+            obj.calm_actions = 0
 
     @property
     def at_rest(self) -> bool:
@@ -137,8 +158,8 @@ class World:
         obj.present = present
         ids = obj.geom_ids
         if present:
-            self.model.geom_contype[ids] = self._contype[ids]
-            self.model.geom_conaffinity[ids] = self._conaffinity[ids]
+            self.model.geom_contype[ids] = 0 if obj.ghost else self._contype[ids]
+            self.model.geom_conaffinity[ids] = 0 if obj.ghost else self._conaffinity[ids]
             self.model.geom_group[ids] = self._group[ids]
             if obj.openable and obj.is_open:
                 self._set_lid(obj, opened=True)
@@ -156,12 +177,39 @@ class World:
 
     def _set_lid(self, obj: SimObject, opened: bool) -> None:
         self._visibility_geoms = None
-        ids = obj.lid_geom_ids
+        if obj.drawer_poses:  # drawers slide out and back, with what lies in them
+            self.forward()
+            contents = self._contents(obj)
+            shift = np.zeros(3)
+            for geom, (closed, open_pos) in obj.drawer_poses.items():
+                target = open_pos if opened else closed
+                shift = self.body_mat(obj) @ (target - self.model.geom_pos[geom])
+                self.model.geom_pos[geom] = target
+            for item in contents:
+                self.set_pose(item, self.body_pos(item) + shift, self.body_mat(item).copy())
+            self.forward()
+        ids = [g for g in obj.lid_geom_ids if g not in obj.drawer_poses]
         if not ids:
             return
         self.model.geom_contype[ids] = 0 if opened else self._contype[ids]
         self.model.geom_conaffinity[ids] = 0 if opened else self._conaffinity[ids]
         self.model.geom_group[ids] = GROUP_ABSENT if opened else self._group[ids]
+
+    def _contents(self, container: SimObject) -> list[SimObject]:
+        """Present physical objects whose centre lies inside a container's (or drawer's) current geoms' box."""
+        geoms = [g for g in container.geom_ids if self.model.geom_group[g] < GROUP_PERFORMER]
+        if not geoms:
+            return []
+        boxes = []
+        for g in geoms:
+            mat = self.data.geom_xmat[g].reshape(3, 3)
+            centre = self.data.geom_xpos[g] + mat @ self.model.geom_aabb[g, :3]
+            half = np.abs(mat) @ self.model.geom_aabb[g, 3:]
+            boxes.append((centre - half, centre + half))
+        low = np.min([b[0] for b in boxes], axis=0)
+        high = np.max([b[1] for b in boxes], axis=0) + np.array([0.0, 0.0, 0.05])
+        return [o for o in self._dynamic if o.present and o is not container
+                and bool(np.all((self.center(o) >= low) & (self.center(o) <= high)))]
 
     # -- poses ------------------------------------------------------------------------------------
     def body_pos(self, obj: SimObject) -> np.ndarray:
@@ -191,8 +239,32 @@ class World:
         """Set a dynamic object's linear (and angular) velocity in the world frame."""
         self.wake()
         self.data.qvel[obj.qvel_adr : obj.qvel_adr + 3] = linear_mj
-        if angular_mj is not None:
-            self.data.qvel[obj.qvel_adr + 3 : obj.qvel_adr + 6] = angular_mj
+        if angular_mj is not None:  # a free joint's angular velocity is in the body frame
+            self.data.qvel[obj.qvel_adr + 3 : obj.qvel_adr + 6] = self.body_mat(obj).T @ np.asarray(angular_mj, float)
+
+    def angular_velocity(self, obj: SimObject) -> np.ndarray:
+        """A dynamic object's angular velocity in the world frame."""
+        return self.body_mat(obj) @ self.data.qvel[obj.qvel_adr + 3 : obj.qvel_adr + 6]
+
+    def set_frozen(self, obj: SimObject, frozen: bool) -> None:
+        """Make a dynamic object kinematic (it holds its pose, others still hit it) or physical again."""
+        self.wake()
+        obj.frozen = frozen
+        if obj.dynamic:
+            self.model.body_gravcomp[obj.body_id] = 1.0 if (frozen or obj.ghost) else 0.0
+            self.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
+
+    def set_ghost(self, obj: SimObject, ghost: bool) -> None:
+        """Scripted ghosts: the object collides with nothing and holds still while a ghost."""
+        self.wake()
+        obj.ghost = ghost
+        ids = obj.geom_ids
+        if obj.present:
+            self.model.geom_contype[ids] = 0 if ghost else self._contype[ids]
+            self.model.geom_conaffinity[ids] = 0 if ghost else self._conaffinity[ids]
+        if obj.dynamic:
+            self.model.body_gravcomp[obj.body_id] = 1.0 if (ghost or obj.frozen) else 0.0
+            self.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
 
     def world_bounds(self, obj: SimObject) -> np.ndarray:
         """The 8 corners (MuJoCo frame) of an object's oriented bounding box."""
@@ -221,15 +293,36 @@ class World:
         if self.at_rest:
             return
         qpos, qvel = self.data.qpos, self.data.qvel
-        frozen = [(o, qpos[o.qpos_adr : o.qpos_adr + 7].copy()) for o in self._dynamic if not o.present]
+        # Absent (held, hidden, not yet shown) bodies do not fall through the void; kinematic ones hold still.
+        frozen = [(o, qpos[o.qpos_adr : o.qpos_adr + 7].copy()) for o in self._dynamic
+                  if not o.present or o.frozen or o.ghost]
         for _ in range(substeps):
             mujoco.mj_step(self.model, self.data)
-        for obj, pose in frozen:  # absent (held, hidden, not yet shown) bodies do not fall through the void
+        for obj, pose in frozen:
             qpos[obj.qpos_adr : obj.qpos_adr + 7] = pose
             qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
+        self._sleep(qvel)
         mujoco.mj_kinematics(self.model, self.data)
-        speed = max((np.abs(qvel[o.qvel_adr : o.qvel_adr + 6]).max() for o in self._dynamic if o.present), default=0.0)
+        speed = max((np.abs(qvel[o.qvel_adr : o.qvel_adr + 6]).max() for o in self._dynamic
+                     if o.present and not (o.frozen or o.ghost)), default=0.0)
         self._still_checks = self._still_checks + 1 if speed < REST_SPEED else 0
+
+    def _sleep(self, qvel: np.ndarray) -> None:
+        """Unity/PhysX sleeping: a body whose mass-normalised kinetic energy stays under SLEEP_ENERGY for
+        SLEEP_ACTIONS actions in a row is stopped (it wakes when something moves it again)."""
+        model = self.model
+        for obj in self._dynamic:
+            if not obj.present:
+                continue
+            v = qvel[obj.qvel_adr : obj.qvel_adr + 6]
+            inertia = model.body_inertia[obj.body_id] / max(model.body_mass[obj.body_id], 1e-9)
+            energy = 0.5 * float(v[:3] @ v[:3]) + 0.5 * float(inertia @ (v[3:] * v[3:]))
+            if energy < SLEEP_ENERGY:
+                obj.calm_actions += 1
+                if obj.calm_actions >= SLEEP_ACTIONS:
+                    v[:] = 0.0
+            else:
+                obj.calm_actions = 0
 
     def lowest_point(self, obj: SimObject) -> float:
         """Height (MuJoCo z) of the lowest point of an object's present geoms at the current pose."""
@@ -246,7 +339,7 @@ class World:
         does in the first physics step (scenes often place objects by their centre at y = 0)."""
         moved = False
         for obj in self._dynamic:
-            if not obj.present:
+            if not obj.present or obj.frozen or obj.ghost:
                 continue
             depth = -self.lowest_point(obj)
             if depth > 1e-4:
@@ -290,6 +383,15 @@ class World:
         index = self.geom_owner[geom]
         return self.objects[index] if index >= 0 else None
 
+    def body_contacts(self, margin: float = 0.0) -> list[tuple[int, float, np.ndarray]]:
+        """contacts() of the performer's body (its cylinder and the sphere at its lower end), one per geom."""
+        found: dict[int, tuple[int, float, np.ndarray]] = {}
+        for geom in (self.performer_geom, self.sole_geom):
+            for contact in self.contacts(geom, margin):
+                if contact[0] not in found or contact[1] < found[contact[0]][1]:
+                    found[contact[0]] = contact
+        return list(found.values())
+
     def contacts(self, geom: int, margin: float = 0.0) -> list[tuple[int, float, np.ndarray]]:
         """Present collidable geoms within `margin` of a geom (negative distance = overlap): (geom, distance,
         fromto) where fromto holds the nearest point on `geom` then the nearest point on the other geom."""
@@ -309,6 +411,17 @@ class World:
                 found.append((other, float(dist), fromto))
         return found
 
+    def lip_in_the_way(self, x: float, y: float, radius: float) -> bool:
+        """Whether a platform lip's footprint comes within `radius` of the vertical line at (x, y) (MuJoCo frame):
+        lips stop the performer whatever their height (IT 094)."""
+        for lip in self._lips:
+            local = self.body_mat(lip).T @ (np.array([x, y, 0.0]) - self.body_pos(lip))
+            half = lip.size[[0, 2]] / 2.0
+            gap = np.maximum(np.abs(local[:2]) - half, 0.0)
+            if float(np.hypot(*gap)) < radius - 1e-9:
+                return True
+        return False
+
     def sphere_cast_down(self, x: float, y: float, top: float, radius: float, exclude: Iterable[int] = ()) -> tuple[int, float]:
         """Cast a sphere straight down from height `top` at (x, y) (MuJoCo frame): (first geom hit or -1, height of
         the contact point). Geoms the sphere overlaps at its start are ignored, as Unity's SphereCast does."""
@@ -325,21 +438,27 @@ class World:
         z = top
         data.geom_xpos[foot] = (x, y, z)
         candidates = [g for g in candidates if mujoco.mj_geomDistance(model, data, foot, g, 1.0, None) > 0.0]
+        self.last_cast_normal = np.array([0.0, 0.0, 1.0])
+        best_geom, point = -1, np.array([x, y, -math.inf])
         for _ in range(64):
             if not candidates:
                 return -1, -math.inf
             data.geom_xpos[foot] = (x, y, z)
-            best, best_geom = math.inf, -1
+            best = math.inf
             for g in candidates:
                 dist = mujoco.mj_geomDistance(model, data, foot, g, 50.0, fromto)
                 if dist < best:
-                    best, best_geom, point = dist, g, fromto[5]
+                    best, best_geom, point = dist, g, fromto[3:].copy()
             if best < 1e-4:
-                return best_geom, float(point)
+                break
             if z - best < -50.0:
                 return -1, -math.inf
             z -= best
-        return best_geom, float(point)
+        normal = np.array([x, y, z]) - point
+        norm = float(np.linalg.norm(normal))
+        if norm > 1e-9:
+            self.last_cast_normal = normal / norm
+        return best_geom, float(point[2])
 
     def collides(self, geom: int, ignore: Iterable[int] = (), margin: float = 0.0) -> bool:
         """Whether a geom (at its current pose) overlaps any present collidable geom not in `ignore`."""
@@ -436,11 +555,16 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
     scale = np.array([show.scale.x, show.scale.y, show.scale.z], dtype=float)
     parts = []
     lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
+    part_names: list[str] = []
+    open_centres: list[np.ndarray | None] = []
     for part in otype.parts:
         centre = np.array(part.center, float) * scale
         size = np.array(part.size, float) * scale
         rot = unity_euler_to_mj_matrix(*part.rotation)
         parts.append((part.kind, centre, size, rot, part.role))
+        part_names.append(part.name)
+        open_centres.append(np.array(part.open_center, float) * scale
+                            if part.open_center is not None and part.role == "drawer" else None)
         lo, hi = np.minimum(lo, centre - size / 2), np.maximum(hi, centre + size / 2)
     structural = bool(obj.structure) or otype.is_structural_default
     kinematic = bool(obj.kinematic) or otype.kinematic_default
@@ -457,7 +581,8 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         size=np.array(otype.size, float) * scale,
         bounds_center=(lo + hi) / 2.0,
         mass=float(obj.mass) if obj.mass is not None else float(otype.mass),
-        dynamic=physics and not kinematic and not structural,
+        dynamic=physics and not structural,
+        frozen=physics and not structural and kinematic,
         pickupable=pickupable,
         moveable=moveable,
         receptacle=receptacle,
@@ -472,6 +597,8 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         associated_with_agent=obj.associated_with_agent or "",
         scene_object=obj,
         seesaw=bool(getattr(obj, "seesaw", False)),
+        part_names=part_names,
+        part_open_centres=open_centres,
     )
     rotation = show.rotation
     return sim, parts, np.array([show.position.x, show.position.y, show.position.z]), np.array(
@@ -616,7 +743,13 @@ def _object_specs(scene: Scene) -> list[_Spec]:
         sim, parts, _, _ = made[obj.id]
         pos, mat = place(obj.id)
         group = GROUP_STRUCTURE if sim.structural else GROUP_OBJECT
-        specs.append(_Spec(sim, pos, mat, parts, group))
+        children = _child_components(sim, parts)
+        own = [i for i, name in enumerate(sim.part_names) if not name] if children else list(range(len(parts)))
+        sim.part_open_centres = [sim.part_open_centres[i] for i in own]
+        sim.part_names = [sim.part_names[i] for i in own]
+        specs.append(_Spec(sim, pos, mat, [parts[i] for i in own], group))
+        for child, child_parts in children:
+            specs.append(_Spec(child, pos.copy(), mat.copy(), child_parts, group))
         if obj.lips is not None:
             for suffix, centre, size in _lip_pieces(obj.lips, sim.size, sim.bounds_center):
                 lip = SimObject(
@@ -627,6 +760,29 @@ def _object_specs(scene: Scene) -> list[_Spec]:
                 lip_parts = [("box", np.zeros(3), size, np.eye(3), "body")]
                 specs.append(_Spec(lip, pos + mat @ centre[[0, 2, 1]], mat, lip_parts, GROUP_STRUCTURE))
     return specs
+
+
+def _child_components(parent: SimObject, parts: list) -> list[tuple[SimObject, list]]:
+    """MCS child components (changing_table drawers and shelves, bookcase shelves...) as their own objects:
+    ``<parent id>_<name>``, receptacles, openable when they slide or swing (IT 082, 154: a changing table is
+    listed with its five children). They share the parent's frame and do not move on their own."""
+    names = list(dict.fromkeys(name for name in parent.part_names if name))
+    children = []
+    for name in names:
+        indices = [i for i, part_name in enumerate(parent.part_names) if part_name == name]
+        child_parts = [parts[i] for i in indices]
+        openable = any(part[4] in catalog.MOVING_ROLES for part in child_parts)
+        lo = np.min([part[1] - part[2] / 2 for part in child_parts], axis=0)
+        hi = np.max([part[1] + part[2] / 2 for part in child_parts], axis=0)
+        child = SimObject(
+            id=f"{parent.id}_{name}", type_name=parent.type_name, shape=parent.shape, size=hi - lo,
+            bounds_center=(lo + hi) / 2, mass=0.0, receptacle=True, openable=openable, rgb=parent.rgb,
+            material_list=list(parent.material_list), texture_color_list=list(parent.texture_color_list),
+            parent=parent.id, part_names=[name] * len(indices),
+            part_open_centres=[parent.part_open_centres[i] for i in indices],
+        )
+        children.append((child, child_parts))
+    return children
 
 
 def _fmt(values) -> str:
@@ -688,16 +844,18 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
     half = max(performer_height / 2 - performer_radius, 0.01)
     performer = (
         '<body name="__performer__" mocap="true" pos="0 0 1">'
-        f'<geom name="__performer__" type="capsule" size="{performer_radius} {half:.6g}" '
+        f'<geom name="__performer__" type="cylinder" size="{performer_radius} {half:.6g}" '
         f'group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
+        f'<geom name="__sole__" type="sphere" size="{performer_radius}" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
         f'<geom name="__probe__" type="sphere" size="{PROBE_RADIUS}" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
         f'<geom name="__foot__" type="sphere" size="0.12" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
+        f'<geom name="__axis__" type="capsule" size="0.001 0.364" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
         "</body>"
     )
     xml = (
         '<mujoco model="mcs"><compiler angle="radian"/>'
-        f'<option timestep="{PHYSICS_TIMESTEP}" gravity="0 0 -9.81"/>'
-        '<default><geom friction="0.6 0.005 0.0001" solref="0.005 1" rgba="1 1 1 1"/></default>'
+        f'<option timestep="{PHYSICS_TIMESTEP}" gravity="0 0 -9.81" cone="elliptic" impratio="5"/>'
+        '<default><geom friction="0.43 0.005 0.0001" solref="0.02 1" rgba="1 1 1 1"/></default>'
         f"<asset>{''.join(meshes)}</asset>"
         f"<worldbody>{''.join(bodies)}{performer}</worldbody></mujoco>"
     )
@@ -710,14 +868,22 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         first = model.body_geomadr[obj.body_id]
         obj.geom_ids = list(range(first, first + model.body_geomnum[obj.body_id]))
         obj.lid_geom_ids = [g for g, part in zip(obj.geom_ids, spec.parts) if part[4] in catalog.MOVING_ROLES]
+        for g, part, open_centre in zip(obj.geom_ids, spec.parts, obj.part_open_centres or [None] * len(spec.parts)):
+            if open_centre is not None:
+                closed = model.geom_pos[g].copy()
+                obj.drawer_poses[g] = (closed, closed + (open_centre - part[1])[[0, 2, 1]])
         if obj.dynamic:
             joint = model.body_jntadr[obj.body_id]
             obj.qpos_adr, obj.qvel_adr = int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])
+            # Unity's angular drag: a torque -drag * I * omega on the rotational degrees of freedom.
+            model.dof_damping[obj.qvel_adr + 3 : obj.qvel_adr + 6] = ANGULAR_DRAG * model.body_inertia[obj.body_id]
         elif model.body_mocapid[obj.body_id] >= 0:
             obj.mocap_id = int(model.body_mocapid[obj.body_id])
     performer_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__performer__")
     world = World(model, data, objects, performer_geom)
     for obj in objects:
+        if obj.dynamic and obj.frozen:
+            model.body_gravcomp[obj.body_id] = 1.0
         if obj.scene_object is not None and obj.scene_object.shows[0].step_begin > 0:
             world.set_present(obj, False)
         elif obj.openable and obj.is_open:

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FPS = re.compile(r"\bfps ([0-9.]+)")
+FPS = re.compile(r"approx_fps ([0-9.]+)")
 
 
 def run(processes: int, resolution: int, steps: int, rollout_steps: int) -> dict:
@@ -33,7 +33,7 @@ def run(processes: int, resolution: int, steps: int, rollout_steps: int) -> dict
         start = time.perf_counter()
         log = subprocess.run([sys.executable, "-m", "allenact.main", "experiments/mcs_retrieval_ppo.py", "-o", out,
                               "-s", "1", "--config_kwargs", json.dumps(kwargs)], cwd=ROOT, env=env,
-                             capture_output=True, text=True).stderr
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
         wall = time.perf_counter() - start
     readings = [float(m) for m in FPS.findall(log)][1:]
     if not readings:

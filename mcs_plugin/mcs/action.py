@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from enum import Enum
 from typing import Any, Mapping
 
+from mcs_plugin.mcs.names import MCSName
 
-class Action(str, Enum):
+
+class Action(MCSName):
     """Every action name of MCS 0.7.4 plus the older ones (poses, RotateLook, ThrowObject, ...)."""
 
     # MCS 0.7.4
@@ -42,9 +43,6 @@ class Action(str, Enum):
     LIE_DOWN = "LieDown"
     STAND = "Stand"
 
-    def __str__(self) -> str:
-        """The MCS action name, e.g. 'MoveAhead'."""
-        return self.value
 
 
 # Actions a performer may choose when the scene restricts nothing (MCS GoalMetadata.DEFAULT_ACTIONS):

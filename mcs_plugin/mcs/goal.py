@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, Mapping, Sequence
 
-from mcs_plugin.mcs.action import DEFAULT_ACTIONS, Action, parse_action_string, parse_param_value
+from mcs_plugin.mcs.action import (
+    DEFAULT_ACTIONS,
+    Action,
+    parse_action_string,
+    parse_param_value,
+)
+from mcs_plugin.mcs.names import MCSName
 
 ActionTuple = tuple[str, dict[str, Any]]
 
 
-class GoalCategory(str, Enum):
+class GoalCategory(MCSName):
     """Goal categories of MCS 0.7.4 plus the legacy transferral and traversal ones."""
 
     AGENTS = "agents"
@@ -24,9 +29,6 @@ class GoalCategory(str, Enum):
     TRANSFERRAL = "transferral"
     TRAVERSAL = "traversal"
 
-    def __str__(self) -> str:
-        """The category string as written in scene files, e.g. 'multi retrieval'."""
-        return self.value
 
 
 PASSIVE_CATEGORIES: frozenset[str] = frozenset(

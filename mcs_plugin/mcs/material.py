@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Iterable
 
+from mcs_plugin.mcs.names import MCSName
 
-class Material(str, Enum):
+
+class Material(MCSName):
     """Salient material of an object; values are the upper-case names MCS reports."""
 
     CERAMIC = "CERAMIC"
@@ -25,9 +26,6 @@ class Material(str, Enum):
     WAX = "WAX"
     WOOD = "WOOD"
 
-    def __str__(self) -> str:
-        """The material name, e.g. 'WOOD'."""
-        return self.value
 
 
 def to_material_list(salient_materials: Iterable[str]) -> list[str]:

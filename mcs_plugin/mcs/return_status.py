@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from mcs_plugin.mcs.names import MCSName
 
 
-class ReturnStatus(str, Enum):
+class ReturnStatus(MCSName):
     """Outcome of the last action; every value equals its name, as MCS reports it."""
 
     CANNOT_ROTATE = "CANNOT_ROTATE"
@@ -32,6 +32,3 @@ class ReturnStatus(str, Enum):
     UNDEFINED = "UNDEFINED"
     FAILED = "FAILED"
 
-    def __str__(self) -> str:
-        """The status name, e.g. 'SUCCESSFUL'."""
-        return self.value

@@ -15,6 +15,12 @@ COLOR_WORDS = ("black", "blue", "brown", "green", "grey", "orange", "purple", "r
 CATEGORIES = tuple(c.value for c in GoalCategory)
 
 
+def _target_object(task: Any) -> Optional[dict]:
+    """The scene object (JSON dict) of the goal's (first) target."""
+    entry = _goal_entry(task) or {}
+    return next((o for o in task.task_info.get("objects", []) if o.get("id") == entry.get("id")), None)
+
+
 def _goal_entry(task: Any) -> Optional[dict]:
     """The goal metadata entry of the (first) target: `target`, `target_1` or `targets[0]`."""
     metadata = (task.task_info.get("goal_metadata") or {})
@@ -37,7 +43,7 @@ class GoalImageSensor(Sensor):
         entry = _goal_entry(task) or {}
         pixels = entry.get("image")
         if pixels is None or np.asarray(pixels).ndim != 3:
-            target = next((o for o in task.task_info.get("objects", []) if o.get("id") == entry.get("id")), None)
+            target = _target_object(task)
             if target is None:
                 return np.zeros((self.height, self.width, 3), np.float32)
             from mcs_plugin.scenes.images import render_target_image
@@ -82,10 +88,8 @@ class TargetColorSensor(Sensor):
         """1 for each colour word of the target's materials."""
         from mcs_plugin.sim.materials import material_color_names
 
-        entry = _goal_entry(task) or {}
-        target = next((o for o in task.task_info.get("objects", []) if o.get("id") == entry.get("id")), None)
         vector = np.zeros(len(COLOR_WORDS), np.float32)
-        for material in (target or {}).get("materials") or []:
+        for material in (_target_object(task) or {}).get("materials") or []:
             for name in material_color_names(material):
                 if name in COLOR_WORDS:
                     vector[COLOR_WORDS.index(name)] = 1.0

@@ -14,20 +14,31 @@ def _resized(image: Image.Image, width: int, height: int, resample=Image.BILINEA
     return image if image.size == (width, height) else image.resize((width, height), resample)
 
 
-class RGBSensor(Sensor):
-    """The camera image: float32 (H, W, 3) in [0, 1]."""
+class _ColorImageSensor(Sensor):
+    """Base of sensors that return one of StepMetadata's PIL image lists as float32 (H, W, 3) in [0, 1]."""
 
-    def __init__(self, height: int = 64, width: int = 64, uuid: str = "rgb", **kwargs: Any):
+    field = "image_list"
+    resample = Image.BILINEAR
+    missing = "the environment runs with render disabled"
+
+    def __init__(self, height: int, width: int, uuid: str, **kwargs: Any):
         self.height, self.width = height, width
         space = gym.spaces.Box(low=0.0, high=1.0, shape=(height, width, 3), dtype=np.float32)
         super().__init__(uuid=uuid, observation_space=space, **kwargs)
 
     def get_observation(self, env: Any, task: Any, *args: Any, **kwargs: Any) -> np.ndarray:
-        """The latest RGB frame, resized to (height, width) if needed."""
-        images = env.last_output.image_list
+        """The latest image of the list, resized to (height, width) if needed."""
+        images = getattr(env.last_output, self.field)
         if not images:
-            raise RuntimeError("RGBSensor needs rendered images: the environment runs with render disabled")
-        return np.asarray(_resized(images[-1], self.width, self.height), dtype=np.float32) / 255.0
+            raise RuntimeError(f"{type(self).__name__} has no {self.field}: {self.missing}")
+        return np.asarray(_resized(images[-1], self.width, self.height, self.resample), dtype=np.float32) / 255.0
+
+
+class RGBSensor(_ColorImageSensor):
+    """The camera image: float32 (H, W, 3) in [0, 1]."""
+
+    def __init__(self, height: int = 64, width: int = 64, uuid: str = "rgb", **kwargs: Any):
+        super().__init__(height, width, uuid, **kwargs)
 
 
 class DepthSensor(Sensor):
@@ -54,17 +65,15 @@ class DepthSensor(Sensor):
         return depth.astype(np.float32)[:, :, None]
 
 
-class InstanceMaskSensor(Sensor):
-    """Instance segmentation colours: float32 (H, W, 3) in [0, 1]; one colour per object (ObjectMetadata.color)."""
+class InstanceMaskSensor(_ColorImageSensor):
+    """Instance segmentation colours: float32 (H, W, 3) in [0, 1]; one colour per object (ObjectMetadata.color).
+
+    Resized with nearest neighbours so colours stay exact.
+    """
+
+    field = "object_mask_list"
+    resample = Image.NEAREST
+    missing = "use the oracle/level2 tier with masks enabled"
 
     def __init__(self, height: int = 64, width: int = 64, uuid: str = "mask", **kwargs: Any):
-        self.height, self.width = height, width
-        space = gym.spaces.Box(low=0.0, high=1.0, shape=(height, width, 3), dtype=np.float32)
-        super().__init__(uuid=uuid, observation_space=space, **kwargs)
-
-    def get_observation(self, env: Any, task: Any, *args: Any, **kwargs: Any) -> np.ndarray:
-        """The latest mask, resized with nearest neighbours so colours stay exact."""
-        masks = env.last_output.object_mask_list
-        if not masks:
-            raise RuntimeError("InstanceMaskSensor needs object masks: use the oracle/level2 tier with masks enabled")
-        return np.asarray(_resized(masks[-1], self.width, self.height, Image.NEAREST), dtype=np.float32) / 255.0
+        super().__init__(height, width, uuid, **kwargs)

@@ -18,16 +18,6 @@ GOOD_SCENE = DATA / "scenes" / "retrieval_goal_example_with_soccer_ball.json"
 CORPUS = DATA / "conformance"
 
 
-def _simulator_available() -> bool:
-    try:
-        import mcs_plugin.sim.controller  # noqa: F401
-    except Exception:  # noqa: BLE001 - being written in parallel
-        return False
-    return True
-
-
-needs_sim = pytest.mark.skipif(not _simulator_available(), reason="embedded simulator not importable yet")
-
 
 def test_version(capsys):
     with pytest.raises(SystemExit) as exit_info:
@@ -92,7 +82,6 @@ def test_random_action_targets_use_image_coords():
     assert random_action(rng, [("PickupObject", {"objectId": "ball"})], 60, 40) == ("PickupObject", {"objectId": "ball"})
 
 
-@needs_sim
 def test_run_scene_random_writes_images_and_json(tmp_path, capsys):
     out = tmp_path / "run"
     code = main(["run-scene", str(GOOD_SCENE), "--random", "5", "--seed", "7", "--size", "150", "--out", str(out)])
@@ -113,7 +102,6 @@ def test_run_scene_random_writes_images_and_json(tmp_path, capsys):
             assert mask.size == (150, 100)
 
 
-@needs_sim
 def test_run_scene_actions_file_quiet(tmp_path, capsys):
     actions = tmp_path / "actions.txt"
     actions.write_text("# a comment\nMoveAhead\n\nRotateLeft\n")
@@ -126,7 +114,6 @@ def test_run_scene_actions_file_quiet(tmp_path, capsys):
     assert not (out / "mask_0001.png").exists()  # level1 has no masks
 
 
-@needs_sim
 def test_conformance_json_one_test(capsys):
     assert main(["conformance", str(CORPUS), "--metadata", "oracle", "--test", "001", "--json"]) == 0
     captured = capsys.readouterr()
@@ -138,7 +125,6 @@ def test_conformance_json_one_test(capsys):
     assert all(isinstance(tests, list) and all(isinstance(t, str) for t in tests) for tests in tier["failures"].values())
 
 
-@needs_sim
 def test_conformance_text_report(capsys):
     assert main(["conformance", str(CORPUS), "--metadata", "level1", "--test", "001", "--no-progress"]) == 0
     assert "level1: " in capsys.readouterr().out

@@ -258,18 +258,7 @@ def test_tier_result_aggregation():
 
 
 # -- end to end on the embedded simulator -------------------------------------------------------------------
-def _simulator_available() -> bool:
-    try:
-        import mcs_plugin.sim.controller  # noqa: F401
-    except Exception:  # noqa: BLE001 - being written in parallel
-        return False
-    return True
 
-
-needs_sim = pytest.mark.skipif(not _simulator_available(), reason="embedded simulator not importable yet")
-
-
-@needs_sim
 def test_empty_room_movement_oracle_passes():
     result = run_test(CORPUS, "001.empty_room_movement", "oracle")
     assert result.error is None, result.error
@@ -277,7 +266,6 @@ def test_empty_room_movement_oracle_passes():
     assert result.steps_compared == 21
 
 
-@needs_sim
 def test_run_corpus_on_a_few_tests_is_well_formed():
     results = run_corpus(CORPUS, tiers=("oracle", "level1"), tests=["001", "002", "004"], progress=False)
     assert set(results) == {"oracle", "level1"}

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -13,13 +13,20 @@ from mcs_plugin.sim.camera import pixel_ray
 from mcs_plugin.sim.coords import unity_euler_to_mj_matrix, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.observation import MAX_VISIBLE_DISTANCE
 from mcs_plugin.sim.performer import (
-    CAMERA_FIELD_OF_VIEW, CRAWLING, LYING, MOVE_DIRECTIONS, PERFORMER_REACH, ROTATE_DEGREES, STANDING, Performer,
+    CAMERA_FIELD_OF_VIEW,
+    CRAWLING,
+    LYING,
+    PERFORMER_REACH,
+    ROTATE_DEGREES,
+    STANDING,
+    Performer,
 )
 from mcs_plugin.sim.world import SimObject, World, yaw_of
 
 S = ReturnStatus
 HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera (IT 005, 046)
 HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at least this far above the floor)
+AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower (IT 124)
 THROW_SPEED = 8.0  # m/s at force 1
 PUSH_IMPULSE = 10.0  # N*s at force 1 (IT 097, 109: a 1 kg ball leaves at 5 m/s with the default force 0.5)
 TORQUE_IMPULSE = 2.0  # N*m*s at force 1
@@ -83,6 +90,10 @@ def _lenient_angles(params: dict, keys: tuple[tuple[str, float], ...]) -> tuple[
     return values, status
 
 
+def _is_door(obj: SimObject) -> bool:
+    return obj.type_name.startswith("door")
+
+
 class ActionRunner:
     """Carries out one MCS action on a world and a performer and says how it went."""
 
@@ -94,11 +105,15 @@ class ActionRunner:
         self.held: list[SimObject] = []
         self.max_held = 1
         self.noise: Callable[[], float] = lambda: 0.0
-        self.visible: Callable[[], dict[str, float]] = lambda: {}
+        self.visible: Callable[[], dict[str, float]] = dict
         self.restrict_open = restrict_open  # None, "doors" or "objects": only one may ever be opened
         self._opened_once: set[str] = set()
         self.hidden_params: dict = {}
         self.hand = (HELD_AHEAD, -HELD_BELOW)  # (ahead of the camera, above it) of held objects' origins
+        self._carried: dict[str, list] = {}  # held container id -> [(content, position, rotation in it)]
+        self._from_agent: set[str] = set()  # ids of objects the performer took from a simulation agent
+        self.agents = None  # the scene's simulation agents (sim.agents.Agents), set by the controller
+        self.step = 0  # the step being run
         self._held_rotation: dict[str, np.ndarray] = {}  # held object id -> rotation relative to the performer's yaw
         self._handlers: dict[str, Callable[[dict], Outcome]] = {
             Action.MOVE_AHEAD: self._move, Action.MOVE_BACK: self._move, Action.MOVE_LEFT: self._move,
@@ -152,7 +167,7 @@ class ActionRunner:
 
     def _ray_from_params(self, params: dict, prefix: str) -> np.ndarray | None:
         """A world ray direction from image coordinates or a camera-frame direction, if given."""
-        cam, forward, up = self._camera()
+        _, forward, up = self._camera()
         x_key, y_key = f"{prefix}ImageCoordsX", f"{prefix}ImageCoordsY"
         if x_key in params or y_key in params:
             px = int(float(params.get(x_key, 0))) + 0.5
@@ -228,31 +243,51 @@ class ActionRunner:
         enough that the object's top is HELD_BELOW under the camera, but never so low that its bottom comes
         within HELD_BELOW of the floor level. Every held object's origin is at the hand (IT 005, 016, 046, 049).
         """
-        size, centre_y = obj.size, float(obj.bounds_center[1])
-        ahead = max(size[0], size[2]) / 2.0 + HELD_AHEAD
-        below = -(size[1] / 2.0 + centre_y + HELD_BELOW)
-        lowest = size[1] / 2.0 - centre_y - self.performer.camera_height + HELD_BELOW
-        self.hand = (ahead, max(below, lowest))
+        self.hand = self._hand_for(obj)
 
-    def hold_pose(self, obj: SimObject) -> None:
+    def _hand_for(self, obj: SimObject) -> tuple[float, float]:
+        """(ahead of the camera, above it) of the hand holding one object (see set_hand)."""
+        size, centre_y = obj.size, float(obj.bounds_center[1])
+        grow = AGENT_HELD_GROWTH if obj.id in self._from_agent else 0.0
+        ahead = max(size[0], size[2]) / 2.0 + HELD_AHEAD + grow
+        below = -(size[1] / 2.0 + centre_y + HELD_BELOW + grow)
+        lowest = size[1] / 2.0 - centre_y - self.performer.camera_height + HELD_BELOW
+        return ahead, max(below, lowest)
+
+    def hold_pose(self, obj: SimObject, hand: tuple[float, float] | None = None) -> None:
         """Place a held object's origin at the hand, turned with the performer."""
         performer = self.performer
-        ahead, up = self.hand
+        ahead, up = self.hand if hand is None else hand
         origin = performer.camera_mj() + yaw_forward_mj(performer.yaw) * ahead + np.array([0.0, 0.0, up])
         relative = self._held_rotation.get(obj.id)
         mat = self.world.body_mat(obj).copy() if relative is None else unity_euler_to_mj_matrix(0.0, performer.yaw, 0.0) @ relative
         self.world.set_pose(obj, origin, mat)
+        self._carry_contents(obj, origin, mat)
+
+    def _carry_contents(self, obj: SimObject, pos: np.ndarray, mat: np.ndarray) -> None:
+        """Keep what a held container holds where it sits in the container (IT 071)."""
+        for content, rel_pos, rel_mat in self._carried.get(obj.id, ()):
+            self.world.set_pose(content, pos + mat @ rel_pos, mat @ rel_mat)
 
     def update_held(self) -> None:
         """Keep held objects with the performer (after moves and physics)."""
         for obj in self.held:
             self.hold_pose(obj)
 
-    def _release(self, obj: SimObject) -> None:
+    def _release(self, obj: SimObject, pose: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """Let go of a held object at `pose` (origin, rotation), by default where the hand would hold it alone
+        (IT 016: a small ball held with a big one); what it carried falls with it."""
+        if pose is None:
+            self.hold_pose(obj, self._hand_for(obj))
+        else:
+            self.world.set_pose(obj, *pose)
+            self._carry_contents(obj, *pose)
         obj.held = False
         self._held_rotation.pop(obj.id, None)
         self.held.remove(obj)
         self.world.set_present(obj, True)
+        for content, _, _ in self._carried.pop(obj.id, ()):
+            self.world.set_carried(content, False)
 
     # -- navigation ---------------------------------------------------------------------------------
     def _move(self, params: dict) -> Outcome:
@@ -327,11 +362,25 @@ class ActionRunner:
         if self.max_held and len(self.held) >= self.max_held:
             outcome.status = S.HAND_IS_FULL
             return outcome
+        # Picking up a container takes what it holds along, fixed in it and still seen (IT 071).
+        pos, mat = self.world.body_pos(obj).copy(), self.world.body_mat(obj).copy()
+        contents = [(c, mat.T @ (self.world.body_pos(c) - pos), mat.T @ self.world.body_mat(c))
+                    for c in self.world.inside(obj)] if obj.receptacle else []
+        for content, _, _ in contents:
+            self.world.set_carried(content, True)
+        if contents:
+            self._carried[obj.id] = contents
+        from_agent = bool(obj.held_by_agent)
+        if from_agent and self.agents is not None:
+            self.agents.picked_up(obj)  # taken from a simulation agent's hand
         obj.held = obj.was_picked_up = True
         self.held.append(obj)
         self.world.set_present(obj, False)
-        # MCS keeps the object's rotation relative to the hand, which turns with the performer (IT 158).
-        self._held_rotation[obj.id] = self.world.body_mat(obj).copy()
+        # MCS keeps the object's rotation relative to the hand, which turns with the performer (IT 158); one taken
+        # from an agent comes straight and held as if it were bigger (IT 124, 125, 130, 134, 139).
+        self._held_rotation[obj.id] = np.eye(3) if from_agent else self.world.body_mat(obj).copy()
+        if from_agent:
+            self._from_agent.add(obj.id)
         self.set_hand(obj)
         self.update_held()
         return outcome
@@ -365,27 +414,26 @@ class ActionRunner:
         object is placed upright (its yaw kept).
         """
         world = self.world
-        corners = world.world_bounds(receptacle)
-        top = corners[:, 2].max()
+        box_low, box_high = world.geoms_box(receptacle)  # where its parts are now (drawers slide out)
+        top = box_high[2]
         if hit is not None:
             spot = hit
         else:  # its centre (IT 037), else the point of its footprint nearest the performer where the object fits
             half = max(obj.size[0], obj.size[2]) / 2.0
-            middle = (corners[:, :2].min(axis=0) + corners[:, :2].max(axis=0)) / 2.0
+            middle = (box_low[:2] + box_high[:2]) / 2.0
             spot = middle
             if self.performer.axis_distance(np.array([middle[0], middle[1], top])) > PERFORMER_REACH:
-                low, high = corners[:, :2].min(axis=0) + half, corners[:, :2].max(axis=0) - half
+                low, high = box_low[:2] + half, box_high[:2] - half
                 low, high = np.minimum(low, middle), np.maximum(high, middle)
                 spot = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
-        geom, dist = world.ray(np.array([spot[0], spot[1], top + 0.5]), np.array([0.0, 0.0, -1.0]))
-        surface = top + 0.5 - dist if geom >= 0 and world.owner(geom) is receptacle else top
+        dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
+        surface = top + 0.01 - dist if dist >= 0 else top
         if self.performer.axis_distance(np.array([spot[0], spot[1], surface])) > PERFORMER_REACH - REACH_TOLERANCE:
             return False
         mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
         local_centre = mat @ obj.bounds_center[[0, 2, 1]]
         centre = np.array([spot[0], spot[1], surface + obj.size[1] / 2.0 + 0.002])
-        self._release(obj)
-        world.set_pose(obj, centre - local_centre, mat)
+        self._release(obj, (centre - local_centre, mat))
         world.forward()
         return True
 
@@ -455,13 +503,17 @@ class ActionRunner:
         before = self._overlap_depths(obj)  # resting contacts (the floor, a support) do not block
         turn = unity_euler_to_mj_matrix(0.0, yaw_deg, 0.0)
         centre = world.center(obj)
+        # What rests on the object goes with it, rigidly (IT 100: a rotated stack; IT 103: a table's load).
+        riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in self.world.riders(obj)]
         world.set_pose(obj, centre + offset + turn @ (pos - centre), turn @ mat)
+        for rider, rider_pos, rider_mat in riders:
+            world.set_pose(rider, centre + offset + turn @ (rider_pos - centre), turn @ rider_mat)
         world.forward()
         carried: list[tuple[SimObject, np.ndarray]] = []
         blocked = False
         after = self._overlap_depths(obj)
         for other in [world.by_id[i] for i, depth in after.items() if depth > before.get(i, 0.0) + OVERLAP_TOLERANCE]:
-            if shove and other.dynamic and not (other.frozen or other.ghost or other.structural or other.is_agent):
+            if shove and other.dynamic and other.moveable and not (other.frozen or other.ghost or other.structural or other.is_agent):
                 carried.append((other, world.body_pos(other).copy()))
             else:
                 blocked = True
@@ -475,6 +527,8 @@ class ActionRunner:
         if blocked:
             for other, start in carried:
                 world.set_pose(other, start, world.body_mat(other).copy())
+            for rider, rider_pos, rider_mat in riders:
+                world.set_pose(rider, rider_pos, rider_mat)
             world.set_pose(obj, pos, mat)
             world.forward()
         return not blocked
@@ -510,7 +564,10 @@ class ActionRunner:
         lateral = _choice(params, "lateral", 0)
         straight = _choice(params, "straight", 0 if "lateral" in params and "straight" not in params else 1)
         yaw = self.performer.yaw
-        offset = MOVE_OBJECT_DISTANCE * (straight * yaw_forward_mj(yaw) + lateral * yaw_right_mj(yaw))
+        direction = straight * yaw_forward_mj(yaw) + lateral * yaw_right_mj(yaw)
+        norm = float(np.linalg.norm(direction))
+        # A diagonal move is 0.1 m along the diagonal (IT 103: 0.07 m on each axis).
+        offset = MOVE_OBJECT_DISTANCE * direction / norm if norm > 1e-9 else np.zeros(3)
         if not self._kinematic_shift(obj, offset, 0.0, shove=True):
             outcome.status = S.OBSTRUCTED
         return outcome
@@ -529,13 +586,22 @@ class ActionRunner:
             outcome.status = S.IS_OPENED_COMPLETELY
         elif not opening and not obj.is_open:
             outcome.status = S.IS_CLOSED_COMPLETELY
-        elif opening and self.restrict_open and self._opened_once and obj.id not in self._opened_once:
-            outcome.status = S.IS_LOCKED
+        elif opening and self._restricted(obj):
+            outcome.status = S.IS_LOCKED  # restrictOpenDoors / restrictOpenObjects: only one may ever be opened
         else:
             if opening:
                 self._opened_once.add(obj.id)
             self.world.set_open(obj, opening)
         return outcome
+
+    def _restricted(self, obj: SimObject) -> bool:
+        """Whether opening `obj` is refused because another door (restrictOpenDoors) or openable object
+        (restrictOpenObjects) was opened before (IT 106: a container may still be opened after a door; IT 179)."""
+        if not self.restrict_open or obj.id in self._opened_once:
+            return False
+        if self.restrict_open == "doors":
+            return _is_door(obj) and any(_is_door(self.world.by_id[i]) for i in self._opened_once)
+        return bool(self._opened_once)
 
     def _rotate_in_hand(self, params: dict) -> Outcome:
         """Seed 002 RotateObjectInHand: turn a held object by rotationX/Y/Z degrees."""
@@ -551,5 +617,13 @@ class ActionRunner:
         obj, failure, _ = self._target(params)
         if failure is not None:
             return failure
-        status = S.SUCCESSFUL if obj.is_agent else S.NOT_AGENT
-        return Outcome(status, resolved_object=obj.id)
+        outcome = Outcome(S.SUCCESSFUL, resolved_object=obj.id)
+        if not obj.is_agent:
+            outcome.status = S.NOT_AGENT
+        elif self.agents is not None and self.agents.busy(obj, self.step):
+            outcome.status = S.AGENT_IS_BUSY
+        elif self.agents is not None and self.agents.interacting(obj):
+            outcome.status = S.AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER
+        elif self.agents is not None:
+            self.agents.interact(obj, (self.performer.x, self.performer.z))
+        return outcome

@@ -86,21 +86,21 @@ from pathlib import Path
 import numpy as np
 
 __all__ = [
-    "Part",
-    "ObjectType",
-    "UnknownObjectTypeError",
-    "PART_KINDS",
     "MESH_KINDS",
-    "PART_ROLES",
     "MOVING_ROLES",
+    "PART_KINDS",
+    "PART_ROLES",
+    "ObjectType",
+    "Part",
+    "UnknownObjectTypeError",
+    "agent_skin_colors",
+    "default_materials",
     "get_object_type",
-    "object_type_names",
     "is_known_type",
     "mesh_vertices",
-    "part_bounds",
+    "object_type_names",
     "parse_tool_type",
-    "default_materials",
-    "agent_skin_colors",
+    "part_bounds",
 ]
 
 Vec3 = tuple[float, float, float]
@@ -202,7 +202,7 @@ def _data_text(filename: str) -> str:
         return (Path(__file__).resolve().parent / "data" / filename).read_text(encoding="utf-8-sig")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _rows() -> dict[str, dict[str, str]]:
     rows: dict[str, dict[str, str]] = {}
     for row in csv.DictReader(io.StringIO(_data_text("object_types.csv"))):
@@ -249,7 +249,7 @@ _MASS_OVERRIDES = {"soccer_ball": 1.0, "pacifier": 0.125, "separate_container": 
 # Generator dims are the opened state or a copy-paste error: use the doc (closed) size.
 _PREFER_DOC_SIZE = {
     "chest_2", "chest_3", "chest_8", "suitcase_1", "changing_table", "wardrobe",
-    "case_8", "case_9", "bookcase_duplex_4_2",
+    "case_8", "case_9", "bookcase_duplex_4_2", "bowl_6",  # bowl_6: IT 071 (hand pose), 166
 }
 # Deprecated types without any size data: rough guesses (x, y, z), origin on the floor.
 _GUESSED_SIZES: dict[str, Vec3] = {
@@ -731,6 +731,12 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
         return _dumbbell(x, y, z)
     if name == "tie_fighter":
         return _tie_fighter(x, y, z)
+    if name == "trophy":  # a cup on a stem on a base (its bounding box is mostly empty: IT 050 visibility)
+        return [
+            _box(0, 0.1 * y, 0, x, 0.2 * y, z, "base"),
+            _solid("cylinder", 0, 0.375 * y, 0, 0.3 * min(x, z), 0.35 * y, 0.3 * min(x, z)),
+            _solid("cylinder", 0, 0.775 * y, 0, x, 0.45 * y, 0.75 * z),  # cup and handles
+        ]
     if name in ("ball", "soccer_ball") or name.startswith("apple_"):
         return [_solid("sphere", 0, y / 2, 0, x, y, z)]
     if name.startswith("crayon_") or (name.startswith("block_") and name.endswith("_cylinder")):
@@ -822,7 +828,7 @@ def _extra_rows() -> dict[str, dict[str, str]]:
     return extras
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _all_rows() -> dict[str, dict[str, str]]:
     rows = dict(_rows())
     for name, row in _extra_rows().items():
@@ -946,7 +952,7 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
 # ------------------------------------------------------------------------------------------------
 # Public API
 # ------------------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _names_tuple() -> tuple[str, ...]:
     return tuple(sorted(_all_rows()))
 
@@ -960,7 +966,7 @@ def is_known_type(name: str) -> bool:
     return isinstance(name, str) and (name in _all_rows() or name.strip().lower() in _all_rows())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def get_object_type(name: str) -> ObjectType:
     """The catalog entry of an MCS object type (exact name; a lower-cased/stripped match also works).
 
@@ -998,7 +1004,7 @@ def _circle(n: int = 24) -> np.ndarray:
     return np.stack([0.5 * np.cos(angles), 0.5 * np.sin(angles)], axis=1)  # (x, z) on radius 0.5
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _mesh(kind: str) -> np.ndarray:
     ring = _circle()
     if kind == "box":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import random
 from typing import Any
@@ -10,25 +11,65 @@ import numpy as np
 from PIL import Image
 
 from mcs_plugin.mcs import (
-    Action, GoalMetadata, MCSConfig, ReturnStatus, Scene, StepMetadata, load_config, load_scene, parse_action_string,
+    Action,
+    GoalMetadata,
+    MCSConfig,
+    ReturnStatus,
+    Scene,
+    StepMetadata,
+    load_config,
+    load_scene,
+    parse_action_string,
     parse_scene,
 )
 from mcs_plugin.sim.actions import ActionRunner, Outcome
+from mcs_plugin.sim.agents import Agents
 from mcs_plugin.sim.observation import (
-    DEFAULT, LEVEL1, NONE, ORACLE, TIERS_WITH_WORLD_STATE, objects_metadata, stable_color, visible_objects,
+    DEFAULT,
+    LEVEL1,
+    NONE,
+    ORACLE,
+    TIERS_WITH_WORLD_STATE,
+    objects_metadata,
+    stable_color,
+    visible_objects,
 )
 from mcs_plugin.sim.performer import (
-    CAMERA_FIELD_OF_VIEW, CAPSULE_TOP, CLIPPING_PLANES, PERFORMER_RADIUS, PERFORMER_REACH, POSE_CAMERA_HEIGHT, STANDING,
+    CAMERA_FIELD_OF_VIEW,
+    CAPSULE_TOP,
+    CLIPPING_PLANES,
+    PERFORMER_RADIUS,
+    PERFORMER_REACH,
+    POSE_CAMERA_HEIGHT,
+    STANDING,
     Performer,
 )
 from mcs_plugin.sim.reward import goal_achieved, step_reward
-from mcs_plugin.sim.scripts import apply_scripts, object_states
-from mcs_plugin.sim.world import GROUP_PERFORMER, PHYSICS_FRAMES_PER_SECOND, World, build_world, geom_colors
+from mcs_plugin.sim.scripts import apply_scripts, carry_attached_lids, object_states
+from mcs_plugin.sim.world import (
+    GROUP_PERFORMER,
+    PHYSICS_FRAMES_PER_SECOND,
+    World,
+    build_world,
+    geom_colors,
+    yaw_of,
+)
 
 STANDING_CAMERA = POSE_CAMERA_HEIGHT[STANDING]
 INTUITIVE_PHYSICS_CAMERA = (0.0, 1.5, -4.5, 0.0, 0.0)  # x, y, z, yaw, tilt
 ISOMETRIC_CAMERA = (4.0, 3.0, -4.0, 315.0, 35.264)
 ISOMETRIC_FRONT_RIGHT_CAMERA = (4.0, 3.0, 4.0, 225.0, 35.264)
+
+
+def _changes_support(obj) -> bool:
+    """Whether an object can change what the performer stands on during a scene (a scripted structure, a seesaw)."""
+    spec = obj.scene_object
+    if obj.seesaw:
+        return True
+    if not obj.structural or spec is None:
+        return False
+    return bool(len(spec.shows) > 1 or (spec.shows and spec.shows[0].step_begin > 0) or spec.moves or spec.rotates
+                or spec.teleports or spec.hides or spec.toggle_physics)
 
 
 class EmbeddedController:
@@ -40,6 +81,10 @@ class EmbeddedController:
         self.tier = self.config.tier
         self._rng = random.Random(self.config.seed)
         self._renderer = None
+        self._agents: Agents | None = None
+        self._movers: list = []
+        self._supports_change = True
+        self._performer_before = (0.0, 0.0)
         self.scene: Scene | None = None
         self.world: World | None = None
         self.performer: Performer | None = None
@@ -81,6 +126,12 @@ class EmbeddedController:
         self._runner.max_held = self.config.max_held_objects
         self._runner.noise = self.generate_noise
         self._runner.visible = self._visible
+        self._supports_change = any(_changes_support(o) for o in self.world.objects)
+        self._performer_before = (math.nan, math.nan)  # Initialize always matches the height
+        self._movers = [o for o in self.world.objects if o.scene_object is not None and (o.structural or not o.dynamic)
+                        and (o.scene_object.moves or o.scene_object.rotates)]
+        self._agents = Agents(self.world)
+        self._runner.agents = self._agents
         self._colors = self._instance_colors()
         self._geom_rgb = geom_colors(self.world)
         self._setup_renderer()
@@ -123,7 +174,11 @@ class EmbeddedController:
             self._runner.hidden_params = self.goal.hidden_params_at_step(self.step_number)
         self.step_number += 1
         self._visible_cache = None
+        self._performer_before = (self.performer.x, self.performer.z)
+        self._runner.step = self.step_number
+        self._agents.begin_step(self.step_number)
         outcome = self._runner.run(name, params)
+        self._agents.performer_acted(name)
         self._advance()
         self._visible_cache = None  # the action and physics changed what can be seen
         if name == Action.END_HABITUATION.value and self.habituation_trial is not None:
@@ -239,20 +294,66 @@ class EmbeddedController:
     def _advance(self) -> None:
         """Physics for one action, scripted events, held objects, lava."""
         world = self.world
-        self.performer.match_height(world)
+        # Stand on the structure below, when what is below can have changed: the performer moved (its moves match
+        # the height themselves, teleports do not) or scripts/physics move structures.
+        if self._supports_change or (self.performer.x, self.performer.z) != self._performer_before:
+            self.performer.match_height(world)
+        self._agents.step(self.step_number, (self.performer.x, self.performer.z))
+        standing_on = None
+        if self._movers:  # a performer standing on a scripted kinematic mover (a rotating cog) rides it (IT 166)
+            standing_on, _ = self.performer.support(world, self.performer.x, self.performer.z,
+                                                    self.performer._body_top())
         recoloured = apply_scripts(world, self.step_number)
+        if standing_on is not None:
+            self._ride(standing_on)
         if recoloured:
             self._geom_rgb = geom_colors(world)
         world.forward()
         world.advance()
+        if any(obj.attached_to for obj in world.objects):
+            world.forward()
+            carry_attached_lids(world)
         self._runner.update_held()
         world.forward()
         if self._on_lava() and not self.scene.is_passive():
             self.steps_on_lava += 1
 
+    def _ride(self, support) -> None:
+        """Carry the performer with the structure it stands on, if scripts moved it this step."""
+        for obj, pos, mat, new_pos, new_mat in self.world.script_moves:
+            if obj is not support:
+                continue
+            performer = self.performer
+            delta = new_mat @ mat.T
+            feet = np.array([performer.x, performer.z, performer.floor_y])
+            moved = new_pos + delta @ (feet - pos)
+            performer.x, performer.z = float(np.float32(moved[0])), float(np.float32(moved[1]))
+            performer.yaw = (performer.yaw + yaw_of(new_mat) - yaw_of(mat)) % 360.0
+            performer.place_capsule(self.world, performer.x, performer.z)
+            return
+
+    def _lava_areas(self) -> list[tuple[float, float, float, float]]:
+        """Lava as MCS reports it: (x1, z1, x2, z2) per 1 x 1 cell, or the lava parts of a partitioned floor (which
+        replaces the scene's cells; its rectangles come as (x_low, z_high, x_high, z_low), IT 143)."""
+        scene = self.scene
+        partition = scene.partition_floor
+        if partition is not None:
+            half_x, half_z = scene.room_dimensions.x / 2.0, scene.room_dimensions.z / 2.0
+            areas = []
+            left, right = max(0.0, min(1.0, partition.left_half)), max(0.0, min(1.0, partition.right_half))
+            if left > 0:
+                areas.append((-half_x, half_z, -half_x + left * half_x, -half_z))
+            if right > 0:
+                areas.append((half_x - right * half_x, half_z, half_x, -half_z))
+            return areas
+        return [(c.x - 0.5, c.z - 0.5, c.x + 0.5, c.z + 0.5) for c in scene.lava or []]
+
     def _on_lava(self) -> bool:
         x, z = self.performer.x, self.performer.z
-        return any(abs(x - cell.x) <= 0.5 and abs(z - cell.z) <= 0.5 for cell in self.scene.lava or [])
+        for x1, z1, x2, z2 in self._lava_areas():
+            if min(x1, x2) <= x <= max(x1, x2) and min(z1, z2) <= z <= max(z1, z2):
+                return True
+        return False
 
     def _render(self, black: bool, colors: np.ndarray) -> tuple[list, list, list]:
         """RGB, depth and mask lists for this step, as the config asks."""
@@ -299,16 +400,20 @@ class EmbeddedController:
             for index, obj in enumerate(world.objects):
                 color = tuple(int(c) for c in colors[index])
                 segmentation.append({"objectId": obj.id, "r": color[0], "g": color[1], "b": color[2]})
-                if obj.is_floor or (not obj.present and not obj.held):
+                if obj.is_floor or (not obj.present and not obj.held and not obj.held_by_agent):
                     continue
                 if self.tier == DEFAULT and not (obj.id in seen or obj.held) and not obj.structural:
                     continue
-                if config.only_return_goal_object and not obj.structural and obj.id not in self.goal.target_ids():
+                # only_return_goal_object: the goal's targets and nothing else, not even the room (IT 190, 191)
+                if config.only_return_goal_object and (obj.structural or obj.id not in self._goal_ids()):
                     continue
                 listed.append((obj, color))
             metas = objects_metadata(world, performer, [o for o, _ in listed], seen, [c for _, c in listed],
                                      [object_states(world, o.id, self.step_number) for o, _ in listed])
             for (obj, _), meta in zip(listed, metas):
+                if obj.is_agent:
+                    meta.simulation_agent_held_object, meta.simulation_agent_is_holding_held_object = \
+                        self._agents.metadata(obj)
                 (structural if obj.structural else objects).append(meta)
             objects.sort(key=lambda o: o.uuid)
         position = None
@@ -330,7 +435,7 @@ class EmbeddedController:
             head_tilt=performer.tilt,
             holes=[(h.x, h.z) for h in self.scene.holes or []] if world_state else None,
             image_list=images,
-            lava=[(c.x - 0.5, c.z - 0.5, c.x + 0.5, c.z + 0.5) for c in self.scene.lava or []] if world_state else None,
+            lava=self._lava_areas() if world_state else None,
             object_list=objects,
             object_mask_list=masks,
             performer_radius=PERFORMER_RADIUS,
@@ -350,6 +455,9 @@ class EmbeddedController:
             structural_object_list=structural,
             triggered_by_sequence_incorrect=False,
         )
+
+    def _goal_ids(self) -> set[str]:
+        return set(self.goal.target_ids()) if self.goal is not None else set()
 
     def _room_dimensions(self) -> dict:
         dims = self.scene.room_dimensions

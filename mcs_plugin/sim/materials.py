@@ -33,13 +33,13 @@ from importlib import resources
 from pathlib import Path
 
 __all__ = [
-    "NEUTRAL_GREY",
-    "reported_color_names",
     "COLOR_RGB",
-    "material_color_names",
-    "material_rgb",
+    "NEUTRAL_GREY",
     "color_name_rgb",
+    "material_color_names",
     "material_names",
+    "material_rgb",
+    "reported_color_names",
 ]
 
 NEUTRAL_GREY: tuple[float, float, float] = (0.6, 0.6, 0.6)
@@ -116,7 +116,7 @@ def _data_text(filename: str) -> str:
         return (Path(__file__).resolve().parent / "data" / filename).read_text(encoding="utf-8-sig")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _tables() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """(exact path -> names, lower-cased path -> names, lower-cased last component -> names)."""
     exact: dict[str, tuple[str, ...]] = {}
@@ -215,7 +215,7 @@ def material_rgb(material: str) -> tuple[float, float, float]:
     return _guess_rgb(material)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _unity_table() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """Unity's material registry: (last path component -> names, lower-cased component -> names)."""
     exact: dict[str, tuple[str, ...]] = {}

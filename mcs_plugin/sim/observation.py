@@ -102,7 +102,7 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
     face centres and corners, like the visibility points of MCS objects) inside the image, or when one of a coarse
     grid of image rays hits it first. The floor is included (it can be targeted); callers list it or not.
     """
-    model, data = world.model, world.data
+    data = world.data
     cam = performer.camera_mj()
     forward, up = performer.camera_axes()
     right = np.array([forward[1] * up[2] - forward[2] * up[1], forward[2] * up[0] - forward[0] * up[2],

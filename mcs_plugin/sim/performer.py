@@ -9,7 +9,8 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.sim.coords import camera_axes_mj, yaw_forward_mj, yaw_right_mj
-from mcs_plugin.sim.world import GROUP_PERFORMER as GROUP_LIMIT, World
+from mcs_plugin.sim.world import GROUP_PERFORMER as GROUP_LIMIT
+from mcs_plugin.sim.world import World
 
 MOVE_DISTANCE = 0.1  # metres per Move action
 ROTATE_DEGREES = 10.0  # per RotateLeft/Right and LookUp/Down
@@ -29,6 +30,8 @@ PUSH_OUT_RADIUS = 0.221  # after a change of height MCS pushes the body this far
 PUSHABLE_MASS = 2.0  # walking into a lighter non-kinematic object shoves it (IT 011 1.9 kg) instead of stopping
 SHOVE_RADIUS = 0.2  # a shoved object is kept this far (surface) from the body's axis (IT 011)
 SHOVE_SPEED = 0.1  # m/s a shoved object keeps rolling with (IT 011)
+AGENT_COLLIDER_RADIUS = 0.07  # a simulation agent only stops the performer near its axis (IT 140: 0.39 m apart
+# passes, IT 148: 0.27 m stops), whatever its arms and body look like
 
 STANDING, CRAWLING, LYING = "STANDING", "CRAWLING", "LYING"
 # Camera height and collision-capsule height of each pose (seed 002 / pre-0.5 Unity).
@@ -97,16 +100,22 @@ class Performer:
     def _obstacles(self, world: World) -> list[tuple[int, float, np.ndarray]]:
         """Overlaps of the placed capsule that stop it (anything but light objects it can shove)."""
         found = []
+        at = world.data.geom_xpos[world.performer_geom][:2]
         for geom, dist, fromto in world.body_contacts():
             owner = world.owner(geom)
             if owner is not None and self._shovable(owner):
                 continue
+            if owner is not None and owner.is_agent:
+                centre = world.body_pos(owner)[:2]
+                if float(np.hypot(*(centre - at))) >= PERFORMER_RADIUS + AGENT_COLLIDER_RADIUS:
+                    continue
             found.append((geom, dist, fromto))
         return found
 
     @staticmethod
     def _shovable(obj) -> bool:
-        return obj.dynamic and not obj.frozen and not obj.structural and not obj.is_agent and obj.mass < PUSHABLE_MASS
+        return (obj.dynamic and obj.moveable and not obj.frozen and not obj.structural and not obj.is_agent
+                and obj.mass < PUSHABLE_MASS)
 
     def blocked_at(self, world: World, x: float, z: float, pose: str | None = None, floor_y: float | None = None) -> bool:
         """Whether the performer's capsule would run into an obstacle at (x, z) in a pose (standing on floor_y)."""
@@ -188,8 +197,8 @@ class Performer:
         self.place_capsule(world, self.x, self.z)
 
     def clear_light_objects(self, world: World) -> list:
-        """Push light objects that start inside the body out of it, radially, to the body's radius (Unity's
-        depenetration in the first physics step: IT 082's small ball at 0.2 m ends up visible ahead)."""
+        """Push light objects that start inside the body out of it, radially, as far as a shove would (Unity's
+        depenetration in the first physics step: IT 082's small ball at 0.2 m ends up visible ahead; IT 163)."""
         self.place_capsule(world, self.x, self.z)
         radius = float(world.model.geom_size[world.performer_geom][0])
         moved = []
@@ -198,7 +207,7 @@ class Performer:
                 continue
             if float(np.hypot(*(world.center(obj)[:2] - np.array([self.x, self.z])))) > radius + max(obj.size) + 0.1:
                 continue
-            push = radius - self.reach_distance(world, obj)
+            push = SHOVE_RADIUS - self.reach_distance(world, obj)
             away = world.center(obj)[:2] - np.array([self.x, self.z])
             norm = float(np.linalg.norm(away))
             if push <= 0:
@@ -251,7 +260,8 @@ class Performer:
         structure below (climbing ramps, stepping or falling down) and shove light objects out of the way."""
         ahead, right = MOVE_DIRECTIONS[action]
         delta = MOVE_DISTANCE * scale * (ahead * yaw_forward_mj(self.yaw) + right * yaw_right_mj(self.yaw))
-        x, z = self.x + delta[0], self.z + delta[1]
+        # Unity keeps positions in 32-bit floats: 0.01 + 4 x 0.1 is 0.41 there, not 0.41000000000000003 (IT 107).
+        x, z = float(np.float32(self.x + delta[0])), float(np.float32(self.z + delta[1]))
         new_floor = self.standing_height(world, x, z)
         rise = new_floor - self.floor_y
         if rise > MAX_RISE * scale or (rise > 1e-3 and world.last_cast_normal[2] < CLIMB_NORMAL_Z):

@@ -45,14 +45,13 @@ import math
 import os
 import threading
 from dataclasses import dataclass
-from typing import Optional
 
 import mujoco
 import numpy as np
 
 from mcs_plugin.sim.camera import pixel_ray, projection_params
 
-__all__ = ["RenderError", "Frame", "Renderer", "projection_params"]
+__all__ = ["Frame", "RenderError", "Renderer", "projection_params"]
 
 _EGL_HINT = (
     "could not create a headless OpenGL (EGL) context. On Debian/Ubuntu install the packages "
@@ -136,9 +135,9 @@ class RenderError(RuntimeError):
 class Frame:
     """One rendered view: RGB, metric z-depth and geom ids (None for outputs not asked for)."""
 
-    rgb: Optional[np.ndarray]  # (H, W, 3) uint8, row 0 = top of the image
-    depth: Optional[np.ndarray]  # (H, W) float32, metres along the viewing axis; far where empty
-    geom_ids: Optional[np.ndarray]  # (H, W) int32, MuJoCo geom id, -1 where nothing was drawn
+    rgb: np.ndarray | None  # (H, W, 3) uint8, row 0 = top of the image
+    depth: np.ndarray | None  # (H, W) float32, metres along the viewing axis; far where empty
+    geom_ids: np.ndarray | None  # (H, W) int32, MuJoCo geom id, -1 where nothing was drawn
 
 
 def _camera_basis(cam_forward, cam_up):
@@ -294,7 +293,7 @@ def _context():
 class _Group:
     """One instanced draw: a unit mesh (or mesh asset) and the geoms drawn with it."""
 
-    __slots__ = ("vbo", "ibo", "inst", "vao", "start", "stop", "cull")
+    __slots__ = ("cull", "ibo", "inst", "start", "stop", "vao", "vbo")
 
     def __init__(self, vbo, ibo, inst, vao, start, stop, cull):
         self.vbo, self.ibo, self.inst, self.vao = vbo, ibo, inst, vao

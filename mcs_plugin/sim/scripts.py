@@ -57,6 +57,7 @@ def apply_scripts(world: World, step: int) -> list[str]:
     Returns the ids of objects whose materials changed (their render colours need refreshing).
     """
     recoloured: list[str] = []
+    world.script_moves = []
     for obj in world.objects:
         spec = obj.scene_object
         if spec is None or not _has_scripts(spec, step):
@@ -66,15 +67,15 @@ def apply_scripts(world: World, step: int) -> list[str]:
         _flags(world, obj, spec, step)
         for change in spec.change_materials or []:
             if change.step_begin == step:
-                from mcs_plugin.sim.world import reported_colors
                 from mcs_plugin.sim.materials import material_rgb
+                from mcs_plugin.sim.world import reported_colors
 
                 obj.texture_color_list = reported_colors(spec, change.materials)
                 if change.materials:
                     obj.rgb = material_rgb(change.materials[0])
                 recoloured.append(obj.id)
         if spec.lid_attachment is not None and spec.lid_attachment.step_begin == step:
-            _attach_lid(world, obj, spec.lid_attachment.lid_attachment_obj_id)
+            _attach_lid(world, spec.lid_attachment.lid_attachment_obj_id, obj)
     return recoloured
 
 
@@ -117,9 +118,18 @@ def _poses(world: World, obj: SimObject, spec, step: int) -> None:
     if changed:
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
         velocity = world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6].copy() if obj.dynamic else None
-        world.set_pose(obj, pos + offset, turn @ mat @ local_turn)
+        kinematic = not obj.dynamic or obj.frozen
+        # What rests on a kinematic mover (a rotating cog, a moving platform) rides along rigidly (IT 151, 152).
+        riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in world.carried_by(obj)] if kinematic else []
+        new_pos, new_mat = pos + offset, turn @ mat @ local_turn
+        world.set_pose(obj, new_pos, new_mat)
         if velocity is not None and not obj.frozen:  # a moved physical body keeps its motion
             world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = velocity
+        if kinematic:
+            delta = new_mat @ mat.T
+            for rider, rider_pos, rider_mat in riders:
+                world.set_pose(rider, new_pos + delta @ (rider_pos - pos), delta @ rider_mat)
+            world.script_moves.append((obj, pos, mat, new_pos, new_mat))
     if obj.dynamic and not (obj.frozen or obj.ghost):
         _forces(world, obj, spec, step)
 
@@ -169,24 +179,34 @@ def _flags(world: World, obj: SimObject, spec, step: int) -> None:
             world.set_open(obj, bool(change.open))
 
 
-def _attach_lid(world: World, container: SimObject, lid_id: str) -> None:
-    """Put a lid (a separate object) on top of its container and let it move with it (lidAttachment)."""
-    lid = world.by_id.get(lid_id)
-    if lid is None or lid.held:
+def _attach_lid(world: World, container_id: str, lid: SimObject) -> None:
+    """lidAttachment (on the lid): from now on the lid stays where it is on its container and moves with it
+    (MCS parents it; the scene's placer moves have already lowered it into place, IT 170)."""
+    container = world.by_id.get(container_id)
+    if container is None or lid.held or container.held:
         return
-    top = world.world_bounds(container)[:, 2].max()
-    centre = world.center(container)
-    mat = world.body_mat(container).copy()
-    lid_bottom_offset = (mat @ lid.bounds_center[[0, 2, 1]])[2] - lid.size[1] / 2.0
-    pos = np.array([centre[0], centre[1], top - lid_bottom_offset])
-    world.set_pose(lid, pos, mat)
     if not lid.present and not lid.hidden:
         world.set_present(lid, True)
-    container.attached_lid = lid.id
-    lid.attached_to = container.id
     if lid.dynamic:
         world.set_frozen(lid, True)
+    container.attached_lid = lid.id
+    lid.attached_to = container.id
     container.is_open = False
+    cmat, cpos = world.body_mat(container), world.body_pos(container)
+    lid.attach_offset = (cmat.T @ (world.body_pos(lid) - cpos), cmat.T @ world.body_mat(lid))
+
+
+def carry_attached_lids(world: World) -> None:
+    """Keep attached lids on their containers (after the containers moved)."""
+    for lid in world.objects:
+        if not lid.attached_to or lid.held or getattr(lid, "attach_offset", None) is None:
+            continue
+        container = world.by_id.get(lid.attached_to)
+        if container is None:
+            continue
+        rel_pos, rel_mat = lid.attach_offset
+        cmat, cpos = world.body_mat(container), world.body_pos(container)
+        world.set_pose(lid, cpos + cmat @ rel_pos, cmat @ rel_mat)
 
 
 def object_states(world: World, object_id: str, step: int) -> list[str]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import mujoco
 import numpy as np
@@ -27,6 +28,7 @@ REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a bod
 SLEEP_ENERGY = 0.005  # Unity's default sleep threshold (kinetic energy / mass, m^2/s^2)
 SLEEP_ACTIONS = 8  # PhysX lets a body sleep after ~0.4 s under the threshold
 ANGULAR_DRAG = 0.5  # MCS rigidbody angular drag (1/s): spinning and rolling objects slow down
+BODY_PREFIX = "obj:"  # MuJoCo body names: scene ids may be anything, "world" included
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
 WALL_THICKNESS = 0.5
 DEFAULT_ROOM = (10.0, 3.0, 10.0)
@@ -73,15 +75,19 @@ class SimObject:
     was_picked_up: bool = False
     calm_actions: int = 0  # consecutive actions with kinetic energy under the sleep threshold
     part_names: list[str] = field(default_factory=list)  # per part: MCS child-component suffix ("" = own part)
-    part_open_centres: list = field(default_factory=list)  # per part: centre (object frame) when open (drawers)
-    drawer_poses: dict = field(default_factory=dict)  # geom -> (closed, open) position in the body frame (MuJoCo)
+    part_open_centres: list = field(default_factory=list)  # per part: (centre, size) in the object frame when open
+    moving_part_poses: dict = field(default_factory=dict)  # geom -> ((pos, half size) closed, (pos, half size) open)
+    moving_part_roles: dict = field(default_factory=dict)  # geom -> lid / door / drawer
     parent: str = ""  # for child components (drawers, shelves): the id of the object they belong to
     frozen: bool = False  # a dynamic body that is currently kinematic (scene `kinematic`, ghosts, placers)
+    carried: bool = False  # inside a held container (moves with it, touches nothing)
     ghost: bool = False  # scripted `ghosts`: collides with nothing and holds still
     shrouded: bool = False  # scripted `shrouds`: not drawn and not seen, still physical
     hidden: bool = False  # removed for good by a scripted `hides`
     attached_lid: str = ""  # id of the lid attached to this container (lidAttachment)
     attached_to: str = ""  # id of the container this lid is attached to
+    attach_offset: tuple | None = None  # (position, rotation) of an attached lid in its container's frame
+    held_by_agent: str = ""  # id of the simulation agent holding this object (associatedWithAgent)
     scene_object: SceneObject | None = None
 
     @property
@@ -118,6 +124,7 @@ class World:
         self.geom_owner = np.full(model.ngeom, -1, dtype=np.int32)
         for index, obj in enumerate(objects):
             self.geom_owner[obj.geom_ids] = index
+        self.script_moves: list = []  # kinematic objects scripts moved this step: (obj, pos, mat, new pos, new mat)
         self._contype = model.geom_contype.copy()
         self._conaffinity = model.geom_conaffinity.copy()
         self._group = model.geom_group.copy()
@@ -176,38 +183,67 @@ class World:
             self._set_lid(obj, opened)
 
     def _set_lid(self, obj: SimObject, opened: bool) -> None:
+        """Move an object's lids, doors and drawers to their open (or closed) pose; a drawer takes its contents.
+        Moving parts without a box pose to go to are taken out of the way instead."""
         self._visibility_geoms = None
-        if obj.drawer_poses:  # drawers slide out and back, with what lies in them
-            self.forward()
-            contents = self._contents(obj)
-            shift = np.zeros(3)
-            for geom, (closed, open_pos) in obj.drawer_poses.items():
-                target = open_pos if opened else closed
-                shift = self.body_mat(obj) @ (target - self.model.geom_pos[geom])
-                self.model.geom_pos[geom] = target
-            for item in contents:
-                self.set_pose(item, self.body_pos(item) + shift, self.body_mat(item).copy())
-            self.forward()
-        ids = [g for g in obj.lid_geom_ids if g not in obj.drawer_poses]
+        self.forward()
+        sliding = any(role == "drawer" for role in obj.moving_part_roles.values())
+        contents = self._contents(obj) if sliding else []
+        shift = np.zeros(3)
+        for geom, (closed, open_pose) in obj.moving_part_poses.items():
+            pos, half = open_pose if opened else closed
+            if obj.moving_part_roles.get(geom) == "drawer":
+                shift = self.body_mat(obj) @ (pos - self.model.geom_pos[geom])
+            self.model.geom_pos[geom] = pos
+            self.model.geom_size[geom][:3] = half
+            self.model.geom_aabb[geom, 3:] = half
+            self.model.geom_rbound[geom] = float(np.linalg.norm(half))
+        for item in contents:
+            self.set_pose(item, self.body_pos(item) + shift, self.body_mat(item).copy())
+        cache = getattr(self, "_visibility_samples", None)
+        if cache is not None and obj.moving_part_poses:
+            del self._visibility_samples  # the parts' sample points changed size
+        self.forward()
+        ids = [g for g in obj.lid_geom_ids if g not in obj.moving_part_poses]
         if not ids:
             return
         self.model.geom_contype[ids] = 0 if opened else self._contype[ids]
         self.model.geom_conaffinity[ids] = 0 if opened else self._conaffinity[ids]
         self.model.geom_group[ids] = GROUP_ABSENT if opened else self._group[ids]
 
-    def _contents(self, container: SimObject) -> list[SimObject]:
-        """Present physical objects whose centre lies inside a container's (or drawer's) current geoms' box."""
-        geoms = [g for g in container.geom_ids if self.model.geom_group[g] < GROUP_PERFORMER]
-        if not geoms:
-            return []
-        boxes = []
+    def geoms_box(self, obj: SimObject) -> tuple[np.ndarray, np.ndarray]:
+        """World axis-aligned box (low, high; MuJoCo frame) around an object's present geoms, where they are now."""
+        geoms = [g for g in obj.geom_ids if self.model.geom_group[g] < GROUP_PERFORMER] or obj.geom_ids
+        lows, highs = [], []
         for g in geoms:
             mat = self.data.geom_xmat[g].reshape(3, 3)
             centre = self.data.geom_xpos[g] + mat @ self.model.geom_aabb[g, :3]
             half = np.abs(mat) @ self.model.geom_aabb[g, 3:]
-            boxes.append((centre - half, centre + half))
-        low = np.min([b[0] for b in boxes], axis=0)
-        high = np.max([b[1] for b in boxes], axis=0) + np.array([0.0, 0.0, 0.05])
+            lows.append(centre - half)
+            highs.append(centre + half)
+        return np.min(lows, axis=0), np.max(highs, axis=0)
+
+    def ray_to(self, obj: SimObject, origin_mj: np.ndarray, direction_mj: np.ndarray) -> float:
+        """Distance along a ray to the first of one object's present geoms, ignoring everything else (-1: none)."""
+        best = -1.0
+        for g in obj.geom_ids:
+            if self.model.geom_group[g] >= GROUP_PERFORMER:
+                continue
+            if self.model.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH:
+                dist = mujoco.mj_rayMesh(self.model, self.data, g, origin_mj, direction_mj)
+            else:
+                dist = mujoco.mju_rayGeom(self.data.geom_xpos[g], self.data.geom_xmat[g], self.model.geom_size[g],
+                                          origin_mj, direction_mj, int(self.model.geom_type[g]))
+            if dist >= 0 and (best < 0 or dist < best):
+                best = float(dist)
+        return best
+
+    def _contents(self, container: SimObject) -> list[SimObject]:
+        """Present physical objects whose centre lies inside a container's (or drawer's) current geoms' box."""
+        if not any(self.model.geom_group[g] < GROUP_PERFORMER for g in container.geom_ids):
+            return []
+        low, high = self.geoms_box(container)
+        high = high + np.array([0.0, 0.0, 0.05])
         return [o for o in self._dynamic if o.present and o is not container
                 and bool(np.all((self.center(o) >= low) & (self.center(o) <= high)))]
 
@@ -252,6 +288,18 @@ class World:
         obj.frozen = frozen
         if obj.dynamic:
             self.model.body_gravcomp[obj.body_id] = 1.0 if (frozen or obj.ghost) else 0.0
+            self.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
+
+    def set_carried(self, obj: SimObject, carried: bool) -> None:
+        """An object inside a held container: it moves with the container, touching nothing, until let go."""
+        self.wake()
+        obj.carried = carried
+        ids = obj.geom_ids
+        if obj.present and not obj.ghost:
+            self.model.geom_contype[ids] = 0 if carried else self._contype[ids]
+            self.model.geom_conaffinity[ids] = 0 if carried else self._conaffinity[ids]
+        if obj.dynamic:
+            self.model.body_gravcomp[obj.body_id] = 1.0 if (carried or obj.ghost or obj.frozen) else 0.0
             self.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
 
     def set_ghost(self, obj: SimObject, ghost: bool) -> None:
@@ -391,6 +439,62 @@ class World:
                 if contact[0] not in found or contact[1] < found[contact[0]][1]:
                     found[contact[0]] = contact
         return list(found.values())
+
+    def inside(self, container: SimObject) -> list[SimObject]:
+        """Physical objects whose centre lies within a container's bounding box (what it holds, resting or not:
+        IT 071 takes along an apple still falling into the bowl)."""
+        pos, mat = self.body_pos(container), self.body_mat(container)
+        half = container.size / 2.0
+        found = []
+        for other in self.objects:
+            if other is container or not other.present or not other.dynamic or other.structural or other.held:
+                continue
+            local = (mat.T @ (self.center(other) - pos))[[0, 2, 1]] - container.bounds_center
+            if np.all(np.abs(local) <= half):
+                found.append(other)
+        return found
+
+    def carried_by(self, mover: SimObject, gap: float = 0.06) -> list[SimObject]:
+        """Objects a kinematic mover (a rotating cog, a moving platform) carries: those standing over its footprint
+        with their bottom at most `gap` above its top (MCS carries even one hovering a little: IT 167), and
+        whatever rests on them."""
+        pos, mat = self.body_pos(mover), self.body_mat(mover)
+        top = self.world_bounds(mover)[:, 2].max()
+        half = mover.size / 2.0
+        found: list[SimObject] = []
+        for other in self.objects:
+            if (other is mover or not other.present or not other.dynamic or other.structural or other.held
+                    or other.is_agent):
+                continue
+            local = (mat.T @ (self.center(other) - pos))[[0, 2, 1]] - mover.bounds_center
+            if abs(local[0]) > half[0] or abs(local[2]) > half[2]:
+                continue
+            bottom = self.lowest_point(other)
+            if top - 0.01 <= bottom <= top + gap:
+                found.append(other)
+        for base in list(found):
+            found.extend(r for r in self.riders(base, frozen_too=True) if r not in found)
+        return found
+
+    def riders(self, base: SimObject, frozen_too: bool = False) -> list[SimObject]:
+        """Physical objects resting on `base`, and on those, and so on (a stack or a table's load); `frozen_too`:
+        objects held still (not physics-enabled) as well."""
+        found: list[SimObject] = []
+        frontier = [base]
+        while frontier:
+            below = frontier.pop()
+            below_ids = set(below.geom_ids)
+            for geom in below.geom_ids:
+                top = self.data.geom_xpos[geom][2]  # resting on this part: lowest point above the part's middle
+                for other_geom, _, _ in self.contacts(geom, margin=0.01):
+                    other = self.owner(other_geom)
+                    if (other is None or other is base or other in found or not other.dynamic
+                            or (other.frozen and not frozen_too) or other.structural
+                            or other.held or other_geom in below_ids or self.lowest_point(other) < top - 0.005):
+                        continue
+                    found.append(other)
+                    frontier.append(other)
+        return found
 
     def contacts(self, geom: int, margin: float = 0.0) -> list[tuple[int, float, np.ndarray]]:
         """Present collidable geoms within `margin` of a geom (negative distance = overlap): (geom, distance,
@@ -563,8 +667,8 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         rot = unity_euler_to_mj_matrix(*part.rotation)
         parts.append((part.kind, centre, size, rot, part.role))
         part_names.append(part.name)
-        open_centres.append(np.array(part.open_center, float) * scale
-                            if part.open_center is not None and part.role == "drawer" else None)
+        open_centres.append((np.array(part.open_center, float) * scale, np.array(part.open_size or part.size, float) * scale)
+                            if part.open_center is not None and part.kind == "box" else None)
         lo, hi = np.minimum(lo, centre - size / 2), np.maximum(hi, centre + size / 2)
     structural = bool(obj.structure) or otype.is_structural_default
     kinematic = bool(obj.kinematic) or otype.kinematic_default
@@ -582,7 +686,9 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         bounds_center=(lo + hi) / 2.0,
         mass=float(obj.mass) if obj.mass is not None else float(otype.mass),
         dynamic=physics and not structural,
-        frozen=physics and not structural and kinematic,
+        # Furniture that only holds things (receptacles, openables that cannot be moved) stays put, as in MCS
+        # (IT 020: a sofa shown 5 cm above the floor stays there); scene `physics` or moving affordances free it.
+        frozen=physics and not structural and (kinematic or not (moveable or bool(obj.physics))),
         pickupable=pickupable,
         moveable=moveable,
         receptacle=receptacle,
@@ -707,8 +813,8 @@ def _floor_with_holes(scene: Scene, size: tuple[float, float, float], origin: tu
     zs = sorted({-half_z, half_z} | {c + d for _, c in holes for d in (-0.5, 0.5) if -half_z < c + d < half_z})
     top = -origin[1]  # the floor's top (y = 0) in the body frame
     parts = []
-    for z0, z1 in zip(zs, zs[1:]):
-        for x0, x1 in zip(xs, xs[1:]):
+    for z0, z1 in itertools.pairwise(zs):
+        for x0, x1 in itertools.pairwise(xs):
             cx, cz = (x0 + x1) / 2.0, (z0 + z1) / 2.0
             if any(abs(cx - hx) < 0.5 and abs(cz - hz) < 0.5 for hx, hz in holes):
                 continue
@@ -834,7 +940,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         for index, (kind, centre, size, rot, _role) in enumerate(spec.parts):
             mass = max(obj.mass, 1e-3) * _part_volume(size) / total_volume
             geoms.append(_geom_xml(spec, index, kind, centre, size, rot, mass, meshes))
-        attrs = f'name="{_xml_escape(obj.id)}" pos="{_fmt(spec.pos)}" quat="{_fmt(matrix_to_quat(spec.mat))}"'
+        attrs = f'name="{_xml_escape(BODY_PREFIX + obj.id)}" pos="{_fmt(spec.pos)}" quat="{_fmt(matrix_to_quat(spec.mat))}"'
         if obj.dynamic:
             bodies.append(f"<body {attrs}><freejoint/>{''.join(geoms)}</body>")
         elif obj.type_name == "structure":
@@ -855,7 +961,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
     xml = (
         '<mujoco model="mcs"><compiler angle="radian"/>'
         f'<option timestep="{PHYSICS_TIMESTEP}" gravity="0 0 -9.81" cone="elliptic" impratio="5"/>'
-        '<default><geom friction="0.43 0.005 0.0001" solref="0.02 1" rgba="1 1 1 1"/></default>'
+        '<default><geom friction="0.43 0.005 0.0001" solref="0.015 1" rgba="1 1 1 1"/></default>'
         f"<asset>{''.join(meshes)}</asset>"
         f"<worldbody>{''.join(bodies)}{performer}</worldbody></mujoco>"
     )
@@ -864,14 +970,19 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
     objects = [spec.obj for spec in specs]
     for spec in specs:
         obj = spec.obj
-        obj.body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, obj.id)
+        obj.body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, BODY_PREFIX + obj.id)
         first = model.body_geomadr[obj.body_id]
         obj.geom_ids = list(range(first, first + model.body_geomnum[obj.body_id]))
         obj.lid_geom_ids = [g for g, part in zip(obj.geom_ids, spec.parts) if part[4] in catalog.MOVING_ROLES]
-        for g, part, open_centre in zip(obj.geom_ids, spec.parts, obj.part_open_centres or [None] * len(spec.parts)):
-            if open_centre is not None:
-                closed = model.geom_pos[g].copy()
-                obj.drawer_poses[g] = (closed, closed + (open_centre - part[1])[[0, 2, 1]])
+        for g, part, open_pose in zip(obj.geom_ids, spec.parts, obj.part_open_centres or [None] * len(spec.parts)):
+            # Lids swing up and drawers slide out; an opened door is taken out of the way (IT 091: MCS does not
+            # see an opened door from in front of it).
+            if open_pose is not None and part[4] in ("lid", "drawer"):
+                closed = (model.geom_pos[g].copy(), model.geom_size[g][:3].copy())
+                open_centre, open_size = open_pose
+                opened = (closed[0] + (open_centre - part[1])[[0, 2, 1]], np.maximum(open_size[[0, 2, 1]] / 2.0, 1e-4))
+                obj.moving_part_poses[g] = (closed, opened)
+                obj.moving_part_roles[g] = part[4]
         if obj.dynamic:
             joint = model.body_jntadr[obj.body_id]
             obj.qpos_adr, obj.qvel_adr = int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])

@@ -55,7 +55,7 @@ class MCSTask(Task):
         self._opened: set[str] = set()
         self._last_distance = self.distance_to_target(env.last_output)
         self._initial_distance = self._last_distance
-        self._expert = None
+        self._expert = None  # created on the first query; False when the goal category has no expert
         self.optimal_steps: Optional[int] = task_info.get("optimal_steps")
         self.last_action_success = True
 
@@ -170,10 +170,15 @@ class MCSTask(Task):
 
     def query_expert(self, **kwargs) -> tuple[int, bool]:
         """The expert's next action as an index into this task's vocabulary (False when it has none)."""
-        from mcs_plugin.experts import make_expert
+        from mcs_plugin.experts import NoExpertError, make_expert
 
         if self._expert is None:
-            self._expert = make_expert(self.task_info["goal_category"])
+            try:
+                self._expert = make_expert(self.task_info["goal_category"])
+            except NoExpertError:
+                self._expert = False
+        if self._expert is False:
+            return 0, False
         suggestion = self._expert.next_action(self.env.last_output)
         if suggestion is None:
             return 0, False

@@ -1,0 +1,1163 @@
+"""The navigation graph: where the performer can stand and how MoveAhead / RotateLeft / RotateRight connect its
+poses, built from oracle-tier StepMetadata only (so it works on the Unity backend too).
+
+Discretisation (see docs/experts.md):
+
+- A pose is (x, z, yaw): metres and degrees (MCS: yaw clockwise, forward = (sin yaw, cos yaw)).
+- Nodes are keys (ix, iz, h): ix = round((x - x0) / grid), iz likewise, h = round((yaw - yaw0) / 10) mod 36, where
+  (x0, z0, yaw0) is the anchor pose (the performer's pose when the graph was built). Each node stands for the one
+  exact pose that reached it first: a search starts from an exact pose and applies the actions exactly (a move is
+  0.1 m along the heading, a turn 10 degrees), so every planned action sequence is executable as planned, for any
+  heading (not just the four axis headings). Two poses closer than the grid share a node (the usual hybrid-A*
+  pruning), which is what keeps the graph finite.
+- A position is free when the performer's disc (radius 0.25 m, plus a 1 cm clearance) stays inside the room and
+  off every obstacle footprint: the x-z convex hull of the 8 `dimensions` corners of every non-held object and
+  structure whose bottom is below the top of the performer's body (the ceiling is not an obstacle; small objects
+  are), and the lava cells. MCS checks a move by its end position only, and so does the graph.
+- Edges: MoveAhead (where its end is free) and RotateLeft / RotateRight, each of cost 1 (one action).
+
+Searches are A* over this implicit graph with a heuristic from a geodesic distance field (8-connected, on the
+grid) to the goal's x-z region; `NavigationGraph.graph` materialises the networkx graph of every node reachable
+from the anchor (for inspection and tests: it is big in big rooms).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import deque
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    import networkx as nx
+
+    from mcs_plugin.mcs import ObjectMetadata, StepMetadata
+
+MOVE_DISTANCE = 0.1
+ROTATE_DEGREES = 10.0
+HEADINGS = 36
+PERFORMER_RADIUS = 0.25
+PERFORMER_REACH = 1.0
+CAMERA_HEIGHT = 0.762
+FIELD_OF_VIEW = 42.5  # vertical, degrees
+MAX_TILT = 90.0
+BODY_TOP = 1.3  # metres above the floor: objects entirely above this do not obstruct the performer
+CLEARANCE = 0.01  # extra distance kept from obstacles beyond the performer radius
+FINE_FACTOR = 4  # in a goal's cells, searches tell poses apart on a grid this many times finer
+SAMPLE_SPACING = 0.034  # metres between the positions sampled to find where goal poses lie
+DEFAULT_ACTIONS = ("MoveAhead", "RotateLeft", "RotateRight")
+# (forward, right) steps of each move action, in units of MOVE_DISTANCE
+MOVE_STEPS = {"MoveAhead": (1, 0), "MoveBack": (-1, 0), "MoveLeft": (0, -1), "MoveRight": (0, 1)}
+
+
+class Pose(NamedTuple):
+    """A performer pose on the floor: position (metres) and yaw (degrees, clockwise)."""
+
+    x: float
+    z: float
+    yaw: float
+
+
+def pose_of(output: StepMetadata) -> Pose:
+    """The performer's pose in a step output (oracle tier: position and rotation present)."""
+    if output.position is None or output.rotation is None:
+        raise ValueError("the step output has no position/rotation (the expert needs the oracle metadata tier)")
+    return Pose(float(output.position["x"]), float(output.position["z"]), float(output.rotation) % 360.0)
+
+
+def forward_xz(yaw: float) -> tuple[float, float]:
+    """Unit forward vector (x, z) of a yaw in degrees."""
+    a = math.radians(yaw)
+    return math.sin(a), math.cos(a)
+
+
+def right_xz(yaw: float) -> tuple[float, float]:
+    """Unit right vector (x, z) of a yaw in degrees."""
+    a = math.radians(yaw)
+    return math.cos(a), -math.sin(a)
+
+
+def angle_difference(a: float, b: float) -> float:
+    """Signed smallest difference a - b of two angles in degrees, in (-180, 180]."""
+    d = (a - b) % 360.0
+    return d - 360.0 if d > 180.0 else d
+
+
+# -- geometry ---------------------------------------------------------------------------------------------------
+def convex_hull(points: np.ndarray) -> np.ndarray:
+    """Counter-clockwise convex hull (k, 2) of 2-D points (monotone chain; collinear points dropped)."""
+    pts = sorted({(round(float(p[0]), 9), round(float(p[1]), 9)) for p in np.asarray(points, float)})
+    if len(pts) <= 2:
+        return np.array(pts, float).reshape(-1, 2)
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 1e-12:
+            lower.pop()
+        lower.append(p)
+    upper: list = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 1e-12:
+            upper.pop()
+        upper.append(p)
+    return np.array(lower[:-1] + upper[:-1], float)
+
+
+_CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
+
+
+class Box:
+    """An oriented box (an object's bounding box in StepMetadata `dimensions`), in MCS coordinates (y up)."""
+
+    def __init__(self, center: np.ndarray, axes: np.ndarray, half: np.ndarray):
+        self.center = np.asarray(center, float)
+        self.axes = np.asarray(axes, float)  # rows: unit axes
+        self.half = np.maximum(np.asarray(half, float), 1e-6)
+        self.corners = self.center + (_CORNER_SIGNS * self.half) @ self.axes
+
+    @classmethod
+    def from_corners(cls, corners: Sequence) -> Box:
+        """The box spanned by 8 corner points (any order); an axis-aligned box when they do not form one."""
+        pts = np.array([[c["x"], c["y"], c["z"]] if isinstance(c, dict) else list(c) for c in corners], float)
+        if len(pts) == 0:
+            raise ValueError("an object without dimensions")
+        center = pts.mean(axis=0)
+        if len(pts) == 8:
+            diffs = pts[1:] - pts[0]
+            lengths = np.linalg.norm(diffs, axis=1)
+            order = np.argsort(lengths, kind="stable")
+            axes: list[np.ndarray] = []
+            sizes: list[float] = []
+            for i in order:
+                if lengths[i] < 1e-9:
+                    continue
+                unit = diffs[i] / lengths[i]
+                if all(abs(float(unit @ a)) < 1e-3 for a in axes):
+                    axes.append(unit)
+                    sizes.append(float(lengths[i]))
+                if len(axes) == 3:
+                    break
+            if len(axes) == 3:
+                # Order the axes as close to x, y, z as possible (y = the most vertical one).
+                axes_arr = np.array(axes)
+                up = int(np.argmax(np.abs(axes_arr[:, 1])))
+                rest = [i for i in range(3) if i != up]
+                first = rest[0] if abs(axes_arr[rest[0], 0]) >= abs(axes_arr[rest[1], 0]) else rest[1]
+                third = rest[1] if first == rest[0] else rest[0]
+                idx = [first, up, third]
+                return cls(center, axes_arr[idx], np.array(sizes)[idx] / 2.0)
+        low, high = pts.min(axis=0), pts.max(axis=0)
+        return cls((low + high) / 2.0, np.eye(3), (high - low) / 2.0)
+
+    @classmethod
+    def from_metadata(cls, obj: ObjectMetadata) -> Box:
+        """The bounding box of an ObjectMetadata (memoised per ObjectMetadata instance)."""
+        entry = _BOX_CACHE.get(id(obj))
+        if entry is not None and entry[0] is obj and entry[1] is obj.dimensions:
+            return entry[2]
+        box = cls.from_corners(obj.dimensions)
+        if len(_BOX_CACHE) > 4096:
+            _BOX_CACHE.clear()
+        _BOX_CACHE[id(obj)] = (obj, obj.dimensions, box)
+        return box
+
+    @property
+    def bottom(self) -> float:
+        """Lowest y of the box."""
+        return float(self.corners[:, 1].min())
+
+    @property
+    def top(self) -> float:
+        """Highest y of the box."""
+        return float(self.corners[:, 1].max())
+
+    def footprint(self) -> np.ndarray:
+        """Counter-clockwise x-z convex hull (k, 2) of the box."""
+        return convex_hull(self.corners[:, [0, 2]])
+
+    def aabb_xz(self) -> tuple[np.ndarray, np.ndarray]:
+        """Axis-aligned x-z bounds (low, high) of the corners (as the reward checks footprints)."""
+        xz = self.corners[:, [0, 2]]
+        return xz.min(axis=0), xz.max(axis=0)
+
+    def scaled(self, factors: float | Sequence[float]) -> Box:
+        """The same box with its half extents multiplied by `factors` (about its centre)."""
+        return Box(self.center, self.axes, self.half * np.asarray(factors, float))
+
+    def contains(self, point: Sequence[float], margin: float = 0.0) -> bool:
+        """Whether a point lies inside the box (grown by `margin`)."""
+        local = self.axes @ (np.asarray(point, float) - self.center)
+        return bool(np.all(np.abs(local) <= self.half + margin))
+
+    def ray_entry(self, origin: np.ndarray, directions: np.ndarray) -> np.ndarray:
+        """Distance along unit rays from origins to where they enter the box; inf where they miss.
+
+        `origin` (..., 3) and `directions` (..., 3) broadcast against each other (e.g. one origin and (N, 3) rays).
+        """
+        o = (np.asarray(origin, float) - self.center) @ self.axes.T
+        d = np.asarray(directions, float) @ self.axes.T
+        o, d = np.broadcast_arrays(o, d)
+        parallel = np.abs(d) <= 1e-12
+        inv = 1.0 / np.where(parallel, 1.0, d)
+        t1 = (-self.half - o) * inv
+        t2 = (self.half - o) * inv
+        inside_slab = np.abs(o) <= self.half
+        low = np.where(parallel, np.where(inside_slab, -np.inf, np.inf), np.minimum(t1, t2))
+        high = np.where(parallel, np.where(inside_slab, np.inf, -np.inf), np.maximum(t1, t2))
+        t_in, t_out = low.max(axis=-1), high.min(axis=-1)
+        hit = (t_out >= np.maximum(t_in, 0.0)) & np.isfinite(t_out)
+        return np.where(hit, np.maximum(t_in, 0.0), np.inf)
+
+
+_BOX_CACHE: dict[int, tuple[Any, Any, Box]] = {}
+
+
+def aabb_gap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> float:
+    """Distance between two axis-aligned x-z rectangles (low, high); 0 when they overlap."""
+    d = np.maximum(0.0, np.maximum(a[0] - b[1], b[0] - a[1]))
+    return float(np.hypot(d[0], d[1]))
+
+
+class Obstacles:
+    """A set of convex x-z polygons with vectorised (and fast scalar) point-distance queries."""
+
+    def __init__(self, polygons: Iterable[np.ndarray]):
+        self.polygons = [np.asarray(p, float).reshape(-1, 2) for p in polygons if len(p) >= 1]
+        starts, a, b = [], [], []
+        for poly in self.polygons:
+            starts.append(len(a))
+            a.extend(poly)
+            b.extend(np.roll(poly, -1, axis=0))
+        self._starts = np.array(starts, dtype=np.intp)
+        self._a = np.array(a, float).reshape(-1, 2)
+        self._ab = np.array(b, float).reshape(-1, 2) - self._a
+        self._len2 = np.maximum((self._ab ** 2).sum(axis=1), 1e-18)
+        self._sizes = np.array([len(p) for p in self.polygons], dtype=np.intp)
+        # plain-Python edges per polygon for scalar queries: (ax, az, abx, abz, len2)
+        self._edges = [[(float(pa[0]), float(pa[1]), float(pb[0] - pa[0]), float(pb[1] - pa[1]),
+                         max(float((pb[0] - pa[0]) ** 2 + (pb[1] - pa[1]) ** 2), 1e-18))
+                        for pa, pb in zip(poly, np.roll(poly, -1, axis=0))] for poly in self.polygons]
+
+    def __len__(self) -> int:
+        return len(self.polygons)
+
+    def distances(self, points: np.ndarray) -> np.ndarray:
+        """Distance from each point (N, 2) to each polygon (N, P) (0 inside one)."""
+        pts = np.asarray(points, float).reshape(-1, 2)
+        out = np.empty((len(pts), len(self.polygons)))
+        if not self.polygons:
+            return out
+        for lo in range(0, len(pts), 2048):  # bounded memory for big grids
+            p = pts[lo : lo + 2048]
+            ap = p[:, None, :] - self._a[None, :, :]
+            t = np.clip((ap * self._ab[None]).sum(axis=2) / self._len2[None], 0.0, 1.0)
+            closest = ap - t[:, :, None] * self._ab[None]
+            seg = np.hypot(closest[:, :, 0], closest[:, :, 1])
+            cross = self._ab[None, :, 0] * ap[:, :, 1] - self._ab[None, :, 1] * ap[:, :, 0]
+            per_poly = np.minimum.reduceat(seg, self._starts, axis=1)
+            # inside a counter-clockwise polygon: on the left of every edge (a point or segment has no inside)
+            inside = np.logical_and.reduceat(cross >= 0.0, self._starts, axis=1) & (self._sizes >= 3)[None]
+            out[lo : lo + 2048] = np.where(inside, 0.0, per_poly)
+        return out
+
+    def distance(self, points: np.ndarray) -> np.ndarray:
+        """Distance from each point (N, 2) to the nearest polygon (0 inside one); inf without polygons."""
+        pts = np.asarray(points, float).reshape(-1, 2)
+        if not self.polygons:
+            return np.full(len(pts), np.inf)
+        return self.distances(pts).min(axis=1)
+
+    def distance_to(self, x: float, z: float, indices: Iterable[int]) -> float:
+        """Distance from one point to the nearest of some polygons (plain Python: fast for a few)."""
+        best = math.inf
+        for i in indices:
+            edges = self._edges[i]
+            inside = len(edges) >= 3
+            for ax, az, abx, abz, len2 in edges:
+                apx, apz = x - ax, z - az
+                if abx * apz - abz * apx < 0.0:
+                    inside = False
+                t = (apx * abx + apz * abz) / len2
+                t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+                dx, dz = apx - t * abx, apz - t * abz
+                d = math.sqrt(dx * dx + dz * dz)
+                if d < best:
+                    best = d
+            if inside:
+                return 0.0
+        return best
+
+
+def obstacle_boxes(output: StepMetadata, ignore: Iterable[str] = (), floor_y: float | None = None) -> list[tuple[str, Box]]:
+    """(id, box) of every object and structure in a step output that can obstruct the performer's body."""
+    ignored = set(ignore)
+    if floor_y is None:
+        floor_y = (output.position or {}).get("y", CAMERA_HEIGHT) - CAMERA_HEIGHT
+    result = []
+    for obj in list(output.object_list) + list(output.structural_object_list):
+        if obj.held or obj.uuid in ignored or not obj.dimensions:
+            continue
+        box = Box.from_metadata(obj)
+        if box.bottom > floor_y + BODY_TOP:
+            continue  # the ceiling, shelves above the head
+        result.append((obj.uuid, box))
+    return result
+
+
+# -- goals ------------------------------------------------------------------------------------------------------
+class Goal:
+    """A set of performer poses (a predicate) and the x-z region those poses lie in (for the search heuristic).
+
+    Subclasses override `__call__`; `region(x, z)` (arrays) must be True wherever a goal pose may lie (the
+    default, everywhere, makes the search a plain uniform-cost search). `key` names the goal for caching.
+    """
+
+    key: Any = None
+
+    def __call__(self, pose: Pose) -> bool:  # pragma: no cover - abstract
+        """Whether a pose is a goal pose."""
+        raise NotImplementedError
+
+    def region(self, x: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """Where goal poses may lie (boolean array shaped like x)."""
+        return np.ones(np.shape(x), dtype=bool)
+
+    #: whether `NavigationGraph.goal_cells` samples poses to find where goal poses lie (for heading-dependent goals)
+    sampled = False
+
+    def heading_hint(self, pose: Pose) -> float:
+        """A lower bound on the actions still needed at a pose inside the region (e.g. turns); 0 by default."""
+        return 0.0
+
+    def prefilter(self, x: np.ndarray, z: np.ndarray, yaw: np.ndarray) -> np.ndarray:
+        """A cheap vectorised necessary condition for goal poses (broadcasting arrays); all True by default."""
+        return np.ones(np.broadcast(x, z, yaw).shape, dtype=bool)
+
+
+class PredicateGoal(Goal):
+    """A goal from a plain callable on poses (no region: the search is uninformed)."""
+
+    def __init__(self, predicate: Callable[[Pose], bool]):
+        self.predicate = predicate
+        self.key = ("predicate", id(predicate))
+
+    def __call__(self, pose: Pose) -> bool:
+        """Whether a pose is a goal pose."""
+        return bool(self.predicate(pose))
+
+
+class NearGoal(Goal):
+    """Poses whose x-z position is within `distance` of an axis-aligned x-z rectangle (traversal)."""
+
+    def __init__(self, low: Sequence[float], high: Sequence[float], distance: float):
+        self.low, self.high, self.distance = np.asarray(low, float), np.asarray(high, float), float(distance)
+        self._bounds = (float(self.low[0]), float(self.low[1]), float(self.high[0]), float(self.high[1]))
+        self.key = ("near", tuple(np.round(self.low, 3)), tuple(np.round(self.high, 3)), round(self.distance, 3))
+
+    @classmethod
+    def of_object(cls, obj: ObjectMetadata, distance: float) -> NearGoal:
+        """Within `distance` (x-z) of an object's axis-aligned footprint."""
+        low, high = Box.from_metadata(obj).aabb_xz()
+        return cls(low, high, distance)
+
+    def gap(self, x, z) -> np.ndarray:
+        """x-z distance from points to the rectangle."""
+        dx = np.maximum(0.0, np.maximum(self.low[0] - np.asarray(x), np.asarray(x) - self.high[0]))
+        dz = np.maximum(0.0, np.maximum(self.low[1] - np.asarray(z), np.asarray(z) - self.high[1]))
+        return np.hypot(dx, dz)
+
+    def __call__(self, pose: Pose) -> bool:
+        """Whether the pose's position is near enough."""
+        lx, lz, hx, hz = self._bounds
+        dx = max(0.0, lx - pose.x, pose.x - hx)
+        dz = max(0.0, lz - pose.z, pose.z - hz)
+        return dx * dx + dz * dz <= self.distance * self.distance
+
+    def region(self, x, z) -> np.ndarray:
+        """Points within the distance."""
+        return self.gap(x, z) <= self.distance
+
+
+# -- the graph --------------------------------------------------------------------------------------------------
+class NavigationGraph:
+    """Free space of one room and the performer's move lattice through an anchor pose (see the module doc)."""
+
+    def __init__(self, room: tuple[float, float], obstacles: Sequence[np.ndarray], anchor: Pose,
+                 performer_radius: float = PERFORMER_RADIUS, grid: float = MOVE_DISTANCE, clearance: float = CLEARANCE,
+                 actions: Sequence[str] = DEFAULT_ACTIONS, camera_height: float = CAMERA_HEIGHT,
+                 obstacle_ids: Sequence[str] | None = None):
+        self.room = (float(room[0]), float(room[1]))
+        self.anchor = Pose(float(anchor.x), float(anchor.z), float(anchor.yaw) % 360.0)
+        self.radius = float(performer_radius)
+        self.grid = float(grid)
+        self.clearance = float(clearance)
+        self.actions = tuple(actions)
+        self.camera_height = float(camera_height)
+        self.obstacles = Obstacles(obstacles)
+        self.obstacle_ids = list(obstacle_ids) if obstacle_ids is not None else [""] * len(self.obstacles)
+        self._limit = (self.room[0] / 2 - self.radius - self.clearance, self.room[1] / 2 - self.radius - self.clearance)
+        ax, az = self.anchor.x, self.anchor.z
+        i0, i1 = math.floor((-self.room[0] / 2 - ax) / self.grid), math.ceil((self.room[0] / 2 - ax) / self.grid)
+        j0, j1 = math.floor((-self.room[1] / 2 - az) / self.grid), math.ceil((self.room[1] / 2 - az) / self.grid)
+        self._i0, self._j0 = i0, j0
+        self.xs = ax + self.grid * np.arange(i0, i1 + 1)
+        self.zs = az + self.grid * np.arange(j0, j1 + 1)
+        gx, gz = np.meshgrid(self.xs, self.zs)
+        self._cell_points = np.stack([gx.ravel(), gz.ravel()], axis=1)
+        per_polygon = self.obstacles.distances(self._cell_points)
+        self._cell_clearance = (per_polygon.min(axis=1) if len(self.obstacles) else
+                                np.full(len(self._cell_points), np.inf)).reshape(gx.shape)
+        # polygons that may matter for a point of each cell (for exact checks near obstacles)
+        near = self.radius + self.clearance + self.grid * 0.7072 + 1e-6
+        self._near_polygons = per_polygon.reshape(gx.shape + (len(self.obstacles),)) <= near
+        inside = (np.abs(gx) <= self._limit[0]) & (np.abs(gz) <= self._limit[1])
+        #: cells (rows = z, columns = x) whose centre is a free performer position
+        self.free = inside & (self._cell_clearance >= self.radius + self.clearance)
+        # Cells near some free position (for the heuristic field: every free point's nearest cell is here).
+        slack = self.grid * math.sqrt(0.5) + 1e-6
+        inside_relaxed = (np.abs(gx) <= self._limit[0] + slack) & (np.abs(gz) <= self._limit[1] + slack)
+        self._relaxed = inside_relaxed & (self._cell_clearance >= self.radius + self.clearance - slack)
+        self._move_vectors = {}
+        self._graph = None
+        self._field_cache: dict[Any, np.ndarray] = {}
+
+    @classmethod
+    def from_metadata(cls, output: StepMetadata, performer_radius: float = PERFORMER_RADIUS, grid: float = MOVE_DISTANCE,
+                      clearance: float = CLEARANCE, ignore: Iterable[str] = (), actions: Sequence[str] = DEFAULT_ACTIONS,
+                      extra_obstacles: Iterable[np.ndarray] = ()) -> NavigationGraph:
+        """The graph of a step output (oracle tier), anchored at the performer's pose.
+
+        Obstacles: every non-held object and structure in the output whose bottom is below the performer's body
+        top (`ignore` lists ids to leave out), lava cells, and `extra_obstacles` (x-z polygons).
+        """
+        pose = pose_of(output)
+        room = output.room_dimensions or {"x": 10.0, "z": 10.0}
+        camera_y = float(output.position.get("y", CAMERA_HEIGHT))
+        boxes = obstacle_boxes(output, ignore, floor_y=camera_y - CAMERA_HEIGHT)
+        polygons = [box.footprint() for _, box in boxes]
+        ids = [object_id for object_id, _ in boxes]
+        for cell in output.lava or []:
+            x0, z0, x1, z1 = (float(v) for v in cell)
+            # lava counts when the performer's centre is over it: keep the centre out of the cell (and 5 cm more)
+            grow = 0.05 - performer_radius - clearance
+            polygons.append(np.array([[x0 - grow, z0 - grow], [x1 + grow, z0 - grow], [x1 + grow, z1 + grow],
+                                      [x0 - grow, z1 + grow]]))
+            ids.append("lava")
+        for hole in output.holes or []:
+            hx, hz = float(hole[0]), float(hole[1])
+            polygons.append(np.array([[hx - 0.5, hz - 0.5], [hx + 0.5, hz - 0.5], [hx + 0.5, hz + 0.5], [hx - 0.5, hz + 0.5]]))
+            ids.append("hole")
+        for polygon in extra_obstacles:
+            polygons.append(np.asarray(polygon, float))
+            ids.append("extra")
+        return cls((float(room["x"]), float(room["z"])), polygons, pose, performer_radius=performer_radius, grid=grid,
+                   clearance=clearance, actions=actions, camera_height=camera_y, obstacle_ids=ids)
+
+    # -- free space ---------------------------------------------------------------------------------------------
+    def clearance_at(self, x: float, z: float) -> float:
+        """Distance from a point to the nearest obstacle footprint."""
+        return float(self.obstacles.distance(np.array([[x, z]]))[0])
+
+    def is_free(self, x: float, z: float) -> bool:
+        """Whether the performer can stand at (x, z) (inside the room, off every inflated footprint)."""
+        if abs(x) > self._limit[0] + 1e-9 or abs(z) > self._limit[1] + 1e-9:
+            return False
+        cell = self._cell(x, z)
+        need = self.radius + self.clearance - 1e-9
+        if cell is None:
+            return self.clearance_at(x, z) >= need
+        c = self._cell_clearance[cell]
+        slack = self.grid * 0.7072
+        if c - slack >= need:  # every point of this cell is free (the clearance is 1-Lipschitz)
+            return True
+        if c + slack < need:
+            return False
+        indices = np.nonzero(self._near_polygons[cell])[0].tolist()
+        return self.obstacles.distance_to(x, z, indices) >= need
+
+    def _cell(self, x: float, z: float) -> tuple[int, int] | None:
+        col = int(round((x - self.anchor.x) / self.grid)) - self._i0
+        row = int(round((z - self.anchor.z) / self.grid)) - self._j0
+        if 0 <= row < self.free.shape[0] and 0 <= col < self.free.shape[1]:
+            return row, col
+        return None
+
+    # -- lattice ------------------------------------------------------------------------------------------------
+    def node(self, pose: Pose) -> tuple[int, int, int]:
+        """The node key (ix, iz, heading) of a pose."""
+        ix = int(round((pose.x - self.anchor.x) / self.grid))
+        iz = int(round((pose.z - self.anchor.z) / self.grid))
+        h = int(round(angle_difference(pose.yaw, self.anchor.yaw) / ROTATE_DEGREES)) % HEADINGS
+        return ix, iz, h
+
+    def node_pose(self, node: tuple[int, int, int]) -> Pose:
+        """The nominal pose of a node (its cell centre and heading)."""
+        ix, iz, h = node
+        return Pose(self.anchor.x + ix * self.grid, self.anchor.z + iz * self.grid,
+                    (self.anchor.yaw + h * ROTATE_DEGREES) % 360.0)
+
+    def successors(self, pose: Pose, actions: Sequence[str] | None = None) -> list[tuple[str, Pose]]:
+        """The exact poses one action away (moves only where their end is free)."""
+        result = []
+        for action in actions or self.actions:
+            if action == "RotateLeft":
+                result.append((action, Pose(pose.x, pose.z, (pose.yaw - ROTATE_DEGREES) % 360.0)))
+            elif action == "RotateRight":
+                result.append((action, Pose(pose.x, pose.z, (pose.yaw + ROTATE_DEGREES) % 360.0)))
+            elif action in MOVE_STEPS:
+                ahead, right = MOVE_STEPS[action]
+                fx, fz = forward_xz(pose.yaw)
+                rx, rz = right_xz(pose.yaw)
+                x = pose.x + MOVE_DISTANCE * (ahead * fx + right * rx)
+                z = pose.z + MOVE_DISTANCE * (ahead * fz + right * rz)
+                if self.is_free(x, z):
+                    result.append((action, Pose(x, z, pose.yaw)))
+        return result
+
+    def escape_action(self, pose: Pose, blocked_yaws: Iterable[float] = ()) -> str | None:
+        """From a pose that is not free (an object came to rest against the performer): the first action toward
+        the heading whose MoveAhead most increases the clearance (headings in `blocked_yaws` were OBSTRUCTED);
+        None when no move helps."""
+        blocked = {int(round(y)) % 360 for y in blocked_yaws}
+        here = self.clearance_at(pose.x, pose.z)
+        best = None
+        for k in range(HEADINGS):
+            turn = k if k <= HEADINGS // 2 else k - HEADINGS  # + = right
+            yaw = (pose.yaw + ROTATE_DEGREES * turn) % 360.0
+            fx, fz = forward_xz(yaw)
+            x, z = pose.x + MOVE_DISTANCE * fx, pose.z + MOVE_DISTANCE * fz
+            if abs(x) > self._limit[0] or abs(z) > self._limit[1]:
+                continue
+            if int(round(yaw)) % 360 in blocked:
+                continue
+            gain = self.clearance_at(x, z) - here
+            if gain > 1e-6:
+                score = (-round(gain, 3), abs(turn), turn)
+                if best is None or score < best[0]:
+                    best = (score, turn)
+        if best is None:
+            return None
+        turn = best[1]
+        return "MoveAhead" if turn == 0 else ("RotateRight" if turn > 0 else "RotateLeft")
+
+    # -- heuristic ----------------------------------------------------------------------------------------------
+    def distance_field(self, region: np.ndarray) -> np.ndarray:
+        """Geodesic distance in moves (8-connected over the cells) from every cell to a region of cells.
+
+        `region` is a boolean array shaped like `free`; cells off the free space (relaxed by half a cell diagonal,
+        so that every free position's nearest cell is included) are never entered; unreachable cells are inf.
+        """
+        passable = self._relaxed
+        dist = np.where(region & passable, 0.0, np.inf)
+        step = self.grid / MOVE_DISTANCE
+        diag = step * math.sqrt(2.0)
+        shifts = [((0, 1), step), ((0, -1), step), ((1, 0), step), ((-1, 0), step),
+                  ((1, 1), diag), ((1, -1), diag), ((-1, 1), diag), ((-1, -1), diag)]
+        rows, cols = dist.shape
+        while True:
+            new = dist.copy()
+            for (dr, dc), cost in shifts:
+                src = dist[max(0, -dr) : rows - max(0, dr), max(0, -dc) : cols - max(0, dc)]
+                dst = new[max(0, dr) : rows - max(0, -dr), max(0, dc) : cols - max(0, -dc)]
+                np.minimum(dst, src + cost, out=dst)
+            new = np.where(passable, new, np.inf)
+            if np.array_equal(new, dist):
+                return dist
+            dist = new
+
+    def goal_cells(self, goal: Goal) -> np.ndarray:
+        """Cells (shaped like `free`) where goal poses may lie: the goal's region near free space; for a sampled
+        goal (`goal.sampled`), only cells where some sampled pose (positions about 3.4 cm apart, then 1.7 cm if
+        none is found; all 36 headings) is a goal pose. Cached per goal key."""
+        key = ("cells", goal.key if goal.key is not None else id(goal))
+        cells = self._field_cache.get(key)
+        if cells is None:
+            gx, gz = np.meshgrid(self.xs, self.zs)
+            cells = np.asarray(goal.region(gx, gz), bool) & self._relaxed
+            if getattr(goal, "sampled", False):
+                cells = self._sample_cells(goal, cells)
+            self._cache(key, cells)
+        return cells
+
+    def feasible(self, goal: Goal) -> bool:
+        """Whether any goal pose was found near free space (see `goal_cells`)."""
+        return bool(self.goal_cells(goal).any())
+
+    def _sample_cells(self, goal: Goal, cells: np.ndarray) -> np.ndarray:
+        result = self._sample_cells_at(goal, cells, self._fractions(SAMPLE_SPACING))
+        if not result.any():  # narrow bands: look closer
+            result = self._sample_cells_at(goal, cells, self._fractions(SAMPLE_SPACING / 2.0))
+        return result
+
+    def _fractions(self, spacing: float) -> np.ndarray:
+        """Offsets (in cells) of sample points about `spacing` apart across a cell."""
+        n = max(1, int(round(self.grid / spacing)))
+        return (np.arange(n) + 0.5) / n - 0.5
+
+    def _sample_cells_at(self, goal: Goal, cells: np.ndarray, fractions: np.ndarray) -> np.ndarray:
+        rows, cols = np.nonzero(cells)
+        result = np.zeros_like(cells)
+        if rows.size == 0:
+            return result
+        offsets = fractions * self.grid
+        ox, oz = np.meshgrid(offsets, offsets)
+        px = (self.xs[cols][:, None] + ox.ravel()[None]).ravel()
+        pz = (self.zs[rows][:, None] + oz.ravel()[None]).ravel()
+        owner = np.repeat(np.arange(rows.size), ox.size)
+        inside = (np.abs(px) <= self._limit[0]) & (np.abs(pz) <= self._limit[1])
+        free = inside & (self.obstacles.distance(np.stack([px, pz], axis=1)) >= self.radius + self.clearance)
+        yaws = (self.anchor.yaw + ROTATE_DEGREES * np.arange(HEADINGS)) % 360.0
+        candidates = goal.prefilter(px[:, None], pz[:, None], yaws[None, :]) & free[:, None]
+        batch = getattr(goal, "batch", None)
+        if batch is not None and candidates.any():
+            p_idx, h_idx = np.nonzero(candidates)
+            candidates[p_idx, h_idx] = batch(px[p_idx], pz[p_idx], yaws[h_idx])
+        done = np.zeros(rows.size, dtype=bool)
+        for p, h in zip(*np.nonzero(candidates)):
+            cell = owner[p]
+            if done[cell]:
+                continue
+            if goal(Pose(float(px[p]), float(pz[p]), float(yaws[h]))):
+                done[cell] = True
+        result[rows[done], cols[done]] = True
+        return result
+
+    def _cache(self, key: Any, value: np.ndarray) -> None:
+        if len(self._field_cache) > 32:
+            self._field_cache.clear()
+        self._field_cache[key] = value
+
+    def goal_field(self, goal: Goal) -> np.ndarray:
+        """The distance field to a goal's cells (cached per goal key)."""
+        key = ("field", goal.key if goal.key is not None else id(goal))
+        field = self._field_cache.get(key)
+        if field is None:
+            region = self.goal_cells(goal)
+            # grow by one cell: goal poses near a cell border belong to the neighbouring cell
+            grown = region.copy()
+            grown[1:, :] |= region[:-1, :]
+            grown[:-1, :] |= region[1:, :]
+            grown[:, 1:] |= region[:, :-1]
+            grown[:, :-1] |= region[:, 1:]
+            field = self.distance_field(grown)
+            self._cache(key, field)
+        return field
+
+    def heuristic(self, field: np.ndarray, x: float, z: float) -> float:
+        """The field's value at a position (its nearest cell)."""
+        cell = self._cell(x, z)
+        return math.inf if cell is None else float(field[cell])
+
+    # -- search -------------------------------------------------------------------------------------------------
+    def plan(self, start: Pose, goal: Goal | Callable[[Pose], bool], blocked: Iterable[tuple] = (),
+             max_expansions: int = 150_000, weight: float = 1.0) -> list[tuple[str, Pose]] | None:
+        """Shortest action sequence [(action, pose after it)] from `start` to a goal pose; [] at a goal; None if
+        none is found. `blocked` holds (node, action) pairs known to fail (an OBSTRUCTED move)."""
+        if not isinstance(goal, Goal):
+            goal = PredicateGoal(goal)
+        start = Pose(float(start.x), float(start.z), float(start.yaw) % 360.0)
+        if goal(start):
+            return []
+        field = self.goal_field(goal)
+        if not field[np.isfinite(field)].size:
+            return None
+        h0 = self.heuristic(field, start.x, start.z)
+        if not math.isfinite(h0):
+            h0 = 0.0  # the start is off the free space (something came to rest against the performer): turns are
+            # still possible there, and moves to free space
+        blocked = {(k[:3], a) for k, a in blocked}
+        ax, az, ayaw, grid = self.anchor.x, self.anchor.z, self.anchor.yaw, self.grid
+        i0, j0 = self._i0, self._j0
+        rows, cols = field.shape
+        moves = [(a, MOVE_STEPS[a]) for a in self.actions if a in MOVE_STEPS]
+        turns = [(a, -ROTATE_DEGREES if a == "RotateLeft" else ROTATE_DEGREES)
+                 for a in self.actions if a in ("RotateLeft", "RotateRight")]
+        trig: dict[float, tuple[float, float, float, float]] = {}
+        is_free = self.is_free
+        hint = goal.heading_hint
+
+        fine = grid / FINE_FACTOR
+
+        def key_of(x: float, z: float, yaw: float) -> tuple:
+            # poses in the goal's cells are told apart on a finer grid: goal poses may lie in narrow bands
+            h = int(round(((yaw - ayaw) % 360.0) / ROTATE_DEGREES)) % HEADINGS
+            ix, iz = int(round((x - ax) / grid)), int(round((z - az) / grid))
+            col, row = ix - i0, iz - j0
+            if 0 <= row < rows and 0 <= col < cols and field[row, col] == 0.0:
+                return ix, iz, h, int(round((x - ax) / fine)), int(round((z - az) / fine))
+            return ix, iz, h
+
+        start_key = key_of(*start)
+        best_g = {start_key: 0}
+        poses = {start_key: start}
+        parents: dict[tuple, tuple] = {}
+        closed: set = set()
+        counter = 0
+        heap = [(weight * h0, 0, counter, start_key)]
+        expansions = 0
+        while heap:
+            _, neg_g, _, key = heapq.heappop(heap)
+            g = -neg_g
+            if key in closed or g > best_g.get(key, math.inf):
+                continue
+            pose = poses[key]
+            if g > 0 and goal(pose):
+                return self._path(parents, poses, key)
+            closed.add(key)
+            expansions += 1
+            if expansions > max_expansions:
+                return None
+            x, z, yaw = pose
+            successors = []
+            for action, delta in turns:
+                successors.append((action, x, z, (yaw + delta) % 360.0))
+            if moves:
+                t = trig.get(yaw)
+                if t is None:
+                    a = math.radians(yaw)
+                    t = trig[yaw] = (math.sin(a), math.cos(a), math.cos(a), -math.sin(a))
+                fx, fz, rx, rz = t
+                for action, (ahead, right) in moves:
+                    nx = x + MOVE_DISTANCE * (ahead * fx + right * rx)
+                    nz = z + MOVE_DISTANCE * (ahead * fz + right * rz)
+                    successors.append((action, nx, nz, yaw))
+            ng = g + 1
+            for action, nx, nz, nyaw in successors:
+                if (key[:3], action) in blocked:
+                    continue
+                nkey = key_of(nx, nz, nyaw)
+                if nkey == key or nkey in closed:
+                    continue
+                known = best_g.get(nkey, math.inf)
+                if ng > known:
+                    continue
+                if ng == known:
+                    # a tie: keep the pose nearer its node's centre (poses stay on the lattice, paths straight)
+                    old = poses[nkey]
+                    size = grid if len(nkey) == 3 else fine
+                    cx, cz = ax + nkey[-2] * size, az + nkey[-1] * size
+                    if (nx - cx) ** 2 + (nz - cz) ** 2 + 1e-12 < (old.x - cx) ** 2 + (old.z - cz) ** 2 \
+                            and (nyaw != yaw or is_free(nx, nz)):
+                        poses[nkey] = Pose(nx, nz, nyaw)
+                        parents[nkey] = (key, action)
+                    continue
+                col, row = nkey[0] - i0, nkey[1] - j0
+                if not (0 <= row < rows and 0 <= col < cols):
+                    continue
+                h = field[row, col]
+                if h == math.inf:
+                    if nyaw == yaw:
+                        continue
+                    h = 0.0  # turning on the spot off the free space
+                if nyaw == yaw and not is_free(nx, nz):
+                    continue
+                npose = Pose(nx, nz, nyaw)
+                if h == 0.0:
+                    h = hint(npose)
+                best_g[nkey] = ng
+                poses[nkey] = npose
+                parents[nkey] = (key, action)
+                counter += 1
+                heapq.heappush(heap, (ng + weight * h, -ng, counter, nkey))
+        return None
+
+    @staticmethod
+    def _path(parents: dict, poses: dict, key: tuple) -> list[tuple[str, Pose]]:
+        path = []
+        while key in parents:
+            parent, action = parents[key]
+            path.append((action, poses[key]))
+            key = parent
+        path.reverse()
+        return path
+
+    def shortest_path_length(self, start_pose: Pose, goal_predicate: Goal | Callable[[Pose], bool],
+                             max_expansions: int = 300_000) -> int | None:
+        """The number of actions (moves and turns) of a shortest path from a pose to a goal pose; None if none."""
+        path = self.plan(start_pose, goal_predicate, max_expansions=max_expansions)
+        return None if path is None else len(path)
+
+    # -- networkx -----------------------------------------------------------------------------------------------
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The networkx graph of every node reachable from the anchor (built on first use; big in big rooms).
+
+        Nodes are (ix, iz, heading) keys with attribute `pose` (the exact pose that reached the node first, in
+        breadth-first order); edges carry `action` and `cost` (1).
+        """
+        if self._graph is None:
+            self._graph = self.to_networkx()
+        return self._graph
+
+    def to_networkx(self, max_nodes: int = 2_000_000) -> nx.DiGraph:
+        """Build the networkx graph by breadth-first expansion from the anchor."""
+        import networkx as nx
+
+        graph = nx.DiGraph()
+        start_key = self.node(self.anchor)
+        poses = {start_key: self.anchor}
+        graph.add_node(start_key, pose=self.anchor)
+        queue = deque([start_key])
+        while queue and graph.number_of_nodes() < max_nodes:
+            key = queue.popleft()
+            for action, nxt in self.successors(poses[key]):
+                nkey = self.node(nxt)
+                if nkey == key:
+                    continue
+                if nkey not in poses:
+                    poses[nkey] = nxt
+                    graph.add_node(nkey, pose=nxt)
+                    queue.append(nkey)
+                graph.add_edge(key, nkey, action=action, cost=1)
+        return graph
+
+
+def graph_distance_to(graph: nx.DiGraph, source: tuple, predicate: Callable[[Pose], bool]) -> int | None:
+    """Breadth-first number of edges in a networkx navigation graph from a node to the nearest node whose pose
+    satisfies `predicate` (a check of `NavigationGraph.shortest_path_length` on the materialised graph)."""
+    if source not in graph:
+        return None
+    seen = {source}
+    queue = deque([(source, 0)])
+    while queue:
+        node, depth = queue.popleft()
+        if predicate(graph.nodes[node]["pose"]):
+            return depth
+        for nxt in graph.successors(node):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append((nxt, depth + 1))
+    return None
+
+
+# -- interaction goals ------------------------------------------------------------------------------------------
+def achievable_tilts(current: float) -> np.ndarray:
+    """Head tilts reachable from `current` with LookUp / LookDown (10 degree steps, within +-90)."""
+    low = current - ROTATE_DEGREES * math.floor((current + MAX_TILT) / ROTATE_DEGREES + 1e-9)
+    return np.arange(low, MAX_TILT + 1e-6, ROTATE_DEGREES)
+
+
+def center_ray_directions(yaw: float, tilts: np.ndarray, image_size: tuple[int, int] = (0, 0),
+                          fov: float = FIELD_OF_VIEW) -> np.ndarray:
+    """Unit directions (MCS x, y, z) of the ray through the centre pixel (W//2, H//2) for a yaw and head tilts.
+
+    With an unknown image size (0, 0) the exact optical axis is used.
+    """
+    a = math.radians(yaw)
+    t = np.radians(np.asarray(tilts, float))
+    sa, ca = math.sin(a), math.cos(a)
+    st, ct = np.sin(t), np.cos(t)
+    forward = np.stack([sa * ct, -st, ca * ct], axis=1)
+    up = np.stack([sa * st, ct, ca * st], axis=1)
+    right = np.array([ca, 0.0, -sa])
+    width, height = (int(image_size[0]), int(image_size[1])) if image_size else (0, 0)
+    if width > 0 and height > 0:
+        focal = (height / 2.0) / math.tan(math.radians(fov) / 2.0)
+        px, py = width // 2 + 0.5 - width / 2.0, height // 2 + 0.5 - height / 2.0
+        direction = forward * focal + right[None] * px - up * py
+    else:
+        direction = forward
+    return direction / np.linalg.norm(direction, axis=1, keepdims=True)
+
+
+def center_ray_directions_many(yaws: np.ndarray, tilts: np.ndarray, image_size: tuple[int, int] = (0, 0),
+                               fov: float = FIELD_OF_VIEW) -> np.ndarray:
+    """Centre-pixel ray directions (N, T, 3) for N yaws and T tilts (see `center_ray_directions`)."""
+    a = np.radians(np.asarray(yaws, float)).reshape(-1, 1)
+    t = np.radians(np.asarray(tilts, float)).reshape(1, -1)
+    sa, ca, st, ct = np.sin(a), np.cos(a), np.sin(t), np.cos(t)
+    forward = np.stack([sa * ct, np.broadcast_to(-st, (a.shape[0], t.shape[1])), ca * ct], axis=-1)
+    up = np.stack([sa * st, np.broadcast_to(ct, (a.shape[0], t.shape[1])), ca * st], axis=-1)
+    right = np.stack([ca, np.zeros_like(ca), -sa], axis=-1)  # (N, 1, 3)
+    width, height = (int(image_size[0]), int(image_size[1])) if image_size else (0, 0)
+    if width > 0 and height > 0:
+        focal = (height / 2.0) / math.tan(math.radians(fov) / 2.0)
+        px, py = width // 2 + 0.5 - width / 2.0, height // 2 + 0.5 - height / 2.0
+        direction = forward * focal + right * px - up * py
+    else:
+        direction = forward
+    return direction / np.linalg.norm(direction, axis=-1, keepdims=True)
+
+
+class AimGoal(Goal):
+    """Poses from which the ray through the image centre hits an aim box within reach, before any occluder, at
+    some head tilt the performer can reach (an interaction at the crosshair then acts on the object).
+
+    `open_tops` are boxes (or (box, wall top height) pairs) the ray may only enter from above the top (an opened
+    container around the target);
+    `bad` holds (x, z, yaw, tilt) keys (see `aim_key`) of aims that failed before and are not offered again;
+    `from_above` only accepts rays going down; `elliptic` only hits inside the ellipse inscribed in the box's x-z
+    extents (round table tops); `max_lateral` bounds the distance (x-z) from the box centre to the
+    ray's vertical plane (aim at the middle of the side facing the performer); `avoid_bearings` (degrees, the
+    direction from the box to the camera) are sides from which an aim hit something else before (an opened lid
+    that stands up on that side, say), avoided within `bearing_tolerance`.
+    """
+
+    def __init__(self, box: Box, occluders: Sequence[Box] = (), reach: float = PERFORMER_REACH,
+                 camera_height: float = CAMERA_HEIGHT, tilts: Sequence[float] | None = None,
+                 image_size: tuple[int, int] = (0, 0), open_tops: Sequence[Box] = (), bad: Iterable[tuple] = (),
+                 key: Any = None, from_above: bool = False, max_lateral: float | None = None,
+                 elliptic: bool = False, avoid_bearings: Sequence[float] = (), bearing_tolerance: float = 75.0):
+        self.box = box
+        self.reach = float(reach)
+        self.camera_height = float(camera_height)
+        self.tilts = np.asarray(achievable_tilts(0.0) if tilts is None else tilts, float)
+        self.image_size = tuple(image_size or (0, 0))
+        self.open_tops = self._tops(open_tops)
+        self.bad = set(bad)
+        self.from_above = from_above
+        self.max_lateral = max_lateral
+        self.elliptic = elliptic
+        self.avoid_bearings = [float(b) for b in avoid_bearings]
+        self.bearing_tolerance = float(bearing_tolerance)
+        cx, cz = float(box.center[0]), float(box.center[2])
+        self._cxz = (cx, cz)
+        xz = box.corners[:, [0, 2]]
+        self._radius = float(np.max(np.hypot(xz[:, 0] - cx, xz[:, 1] - cz)))
+        dv = max(0.0, self.camera_height - box.top)
+        self._horizontal = math.sqrt(max(0.0, self.reach ** 2 - dv ** 2)) + self._radius
+        near = self._horizontal + 0.6
+        self.occluders = [o for o in occluders
+                          if float(np.min(np.hypot(o.corners[:, 0] - cx, o.corners[:, 2] - cz))) <= near
+                          or o.contains((cx, o.center[1], cz))]
+        self.key = key if key is not None else ("aim", tuple(np.round(box.center, 3)), round(self.reach, 3),
+                                                len(self.bad), tuple(np.round(self.tilts, 1)))
+
+    @staticmethod
+    def _tops(open_tops: Iterable) -> list[tuple[Box, float]]:
+        return [(o, o.top - 0.005) if isinstance(o, Box) else (o[0], float(o[1])) for o in open_tops]
+
+    def _ray_test(self, x: np.ndarray, z: np.ndarray, yaw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """For N poses: (ok (N, T), hit distance (N, T), directions (N, T, 3), origins (N, 3)) over the tilts."""
+        x, z, yaw = (np.asarray(v, float).reshape(-1) for v in (x, z, yaw))
+        origin = np.stack([x, np.full_like(x, self.camera_height), z], axis=1)
+        dirs = center_ray_directions_many(yaw, self.tilts, self.image_size)
+        o = origin[:, None, :]
+        t = self.box.ray_entry(o, dirs)
+        ok = t <= self.reach
+        if self.from_above:
+            ok &= dirs[..., 1] < -1e-6
+        if self.elliptic:
+            hit = o + dirs * np.where(np.isfinite(t), t, 0.0)[..., None]
+            local = (hit - self.box.center) @ self.box.axes.T
+            ok &= (local[..., 0] / self.box.half[0]) ** 2 + (local[..., 2] / self.box.half[2]) ** 2 <= 1.0
+        if ok.any():
+            for occ in self.occluders:
+                ok &= ~(occ.ray_entry(o, dirs) < t - 1e-3)
+            for container, wall_top in self.open_tops:
+                walls = Box(container.center, container.axes, container.half * np.array([1.0, 1e4, 1.0]))
+                t_in = walls.ray_entry(o, dirs)
+                y_in = o[..., 1] + dirs[..., 1] * np.where(np.isfinite(t_in), t_in, 0.0)
+                ok &= ~((t_in < t) & (y_in < wall_top))
+        return ok, t, dirs, origin
+
+    def batch(self, x, z, yaw) -> np.ndarray:
+        """Whether some tilt works from each of N poses (vectorised; failed aims in `bad` are not excluded)."""
+        x, z, yaw = np.broadcast_arrays(*(np.asarray(v, float) for v in (x, z, yaw)))
+        shape = x.shape
+        result = self.prefilter(x, z, yaw).reshape(-1)
+        idx = np.nonzero(result)[0]
+        for lo in range(0, idx.size, 512):
+            part = idx[lo : lo + 512]
+            ok = self._ray_test(x.reshape(-1)[part], z.reshape(-1)[part], yaw.reshape(-1)[part])[0]
+            result[part] = ok.any(axis=1)
+        return result.reshape(shape)
+
+    def aims(self, pose: Pose) -> list[tuple[float, float, float]]:
+        """(tilt, hit distance, angular error in degrees) of every tilt that works from a pose."""
+        cx, cz = self._cxz
+        dx, dz = cx - pose.x, cz - pose.z
+        if math.hypot(dx, dz) > self._horizontal:
+            return []
+        fx, fz = forward_xz(pose.yaw)
+        lateral = abs(dx * fz - dz * fx)
+        if lateral > self._radius + 0.02 or dx * fx + dz * fz < -self._radius:
+            return []
+        if self.max_lateral is not None and lateral > self.max_lateral:
+            return []
+        if self.avoid_bearings:
+            bearing = math.degrees(math.atan2(-dx, -dz))
+            if any(abs(angle_difference(bearing, b)) < self.bearing_tolerance for b in self.avoid_bearings):
+                return []
+        ok, t, dirs, origin = self._ray_test(np.array([pose.x]), np.array([pose.z]), np.array([pose.yaw]))
+        ok, t, dirs, origin = ok[0], t[0], dirs[0], origin[0]
+        result = []
+        to_centre = self.box.center - origin
+        to_centre = to_centre / max(np.linalg.norm(to_centre), 1e-9)
+        for i in np.nonzero(ok)[0]:
+            tilt = float(self.tilts[i])
+            if aim_key(pose, tilt) in self.bad:
+                continue
+            err = math.degrees(math.acos(max(-1.0, min(1.0, float(dirs[i] @ to_centre)))))
+            result.append((tilt, float(t[i]), err))
+        return result
+
+    def __call__(self, pose: Pose) -> bool:
+        """Whether some tilt works from the pose."""
+        return bool(self.aims(pose))
+
+    def best_tilt(self, pose: Pose) -> float | None:
+        """The working tilt whose ray passes closest to the box centre (None when none works)."""
+        aims = self.aims(pose)
+        if not aims:
+            return None
+        return min(aims, key=lambda a: (round(a[2], 6), a[0]))[0]
+
+    sampled = True
+
+    def prefilter(self, x, z, yaw) -> np.ndarray:
+        """Close enough, and the heading's vertical plane passes through the box."""
+        dx, dz = self._cxz[0] - np.asarray(x), self._cxz[1] - np.asarray(z)
+        a = np.radians(np.asarray(yaw))
+        fx, fz = np.sin(a), np.cos(a)
+        lateral = np.abs(dx * fz - dz * fx)
+        limit = self._radius + 0.02 if self.max_lateral is None else min(self._radius + 0.02, self.max_lateral)
+        ok = (np.hypot(dx, dz) <= self._horizontal) & (lateral <= limit) & (dx * fx + dz * fz >= -self._radius)
+        if self.avoid_bearings:
+            bearing = np.degrees(np.arctan2(-dx, -dz))
+            for b in self.avoid_bearings:
+                diff = (bearing - b) % 360.0
+                ok &= np.minimum(diff, 360.0 - diff) >= self.bearing_tolerance
+        return ok
+
+    def region(self, x, z) -> np.ndarray:
+        """Positions close enough to the box (x-z)."""
+        return np.hypot(np.asarray(x) - self._cxz[0], np.asarray(z) - self._cxz[1]) <= self._horizontal
+
+    def heading_hint(self, pose: Pose) -> float:
+        """Turns still needed to face the box."""
+        dx, dz = self._cxz[0] - pose.x, self._cxz[1] - pose.z
+        dist = math.hypot(dx, dz)
+        if dist < 1e-9:
+            return 0.0
+        half = math.degrees(math.asin(min(1.0, self._radius / dist)))
+        off = abs(angle_difference(pose.yaw, math.degrees(math.atan2(dx, dz)))) - half
+        return max(0.0, math.ceil(off / ROTATE_DEGREES - 1e-9))
+
+
+def aim_key(pose: Pose, tilt: float) -> tuple[int, int, int, int]:
+    """A key of an aim (position to 5 cm, yaw and tilt to the degree) for remembering failed interactions."""
+    return int(round(pose.x / 0.05)), int(round(pose.z / 0.05)), int(round(pose.yaw)) % 360, int(round(tilt))
+
+
+class DropGoal(Goal):
+    """Poses from which a held object, released where it is held, lands beside a target footprint: the gap between
+    their axis-aligned x-z footprints is within `gap`, and the landing spot is clear of other obstacles and walls.
+
+    The held object turns with the performer, so its footprint is given as x-z corners relative to the camera in
+    the performer's frame, (ahead, right) metres, measured from a step output while it is held (`held_corners`).
+    """
+
+    sampled = True
+
+    def __init__(self, target: tuple[np.ndarray, np.ndarray], corners: np.ndarray, obstacles: Obstacles | None = None,
+                 room: tuple[float, float] = (10.0, 10.0), gap: tuple[float, float] = (0.015, 0.07),
+                 margin: float = 0.03, bad: Iterable[tuple] = (), key: Any = None):
+        self.target = (np.asarray(target[0], float), np.asarray(target[1], float))
+        self.bad = set(bad)
+        self.corners = np.asarray(corners, float).reshape(-1, 2)
+        self.obstacles = obstacles if obstacles is not None else Obstacles([])
+        self.room = (float(room[0]), float(room[1]))
+        self.gap = (float(gap[0]), float(gap[1]))
+        self.margin = float(margin)
+        centre = self.corners.mean(axis=0)
+        self._centre = centre
+        self._radius = float(np.max(np.hypot(*(self.corners - centre).T)))
+        self.key = key if key is not None else ("drop", tuple(np.round(self.target[0], 3)),
+                                                tuple(np.round(self.target[1], 3)), tuple(np.round(self.corners, 3).ravel()),
+                                                len(self.bad))
+        self._reach = float(math.hypot(*centre))
+
+    @staticmethod
+    def held_corners(held: ObjectMetadata, pose: Pose) -> np.ndarray:
+        """A held object's x-z bounding-box corners relative to a pose, as (ahead, right) metres."""
+        xz = Box.from_metadata(held).corners[:, [0, 2]] - np.array([pose.x, pose.z])
+        fx, fz = forward_xz(pose.yaw)
+        rx, rz = right_xz(pose.yaw)
+        return np.stack([xz @ np.array([fx, fz]), xz @ np.array([rx, rz])], axis=1)
+
+    def _world(self, x, z, yaw):
+        a = np.radians(np.asarray(yaw, float))[..., None]
+        ahead, right = self.corners[:, 0], self.corners[:, 1]
+        wx = np.asarray(x, float)[..., None] + ahead * np.sin(a) + right * np.cos(a)
+        wz = np.asarray(z, float)[..., None] + ahead * np.cos(a) - right * np.sin(a)
+        return wx, wz
+
+    def _gap(self, wx, wz):
+        lo_t, hi_t = self.target
+        dx = np.maximum(0.0, np.maximum(lo_t[0] - wx.max(axis=-1), wx.min(axis=-1) - hi_t[0]))
+        dz = np.maximum(0.0, np.maximum(lo_t[1] - wz.max(axis=-1), wz.min(axis=-1) - hi_t[1]))
+        return np.hypot(dx, dz)
+
+    def landing(self, pose: Pose) -> np.ndarray:
+        """Where the held object's footprint centre (x, z) lands when dropped from a pose."""
+        wx, wz = self._world(pose.x, pose.z, pose.yaw)
+        return np.array([(wx.min() + wx.max()) / 2.0, (wz.min() + wz.max()) / 2.0])
+
+    def __call__(self, pose: Pose) -> bool:
+        """Whether dropping from the pose puts the object beside the target, on clear floor."""
+        if self.bad and aim_key(pose, 0.0) in self.bad:
+            return False
+        wx, wz = self._world(pose.x, pose.z, pose.yaw)
+        gap = float(self._gap(wx, wz))
+        if not self.gap[0] <= gap <= self.gap[1]:
+            return False
+        half_x, half_z = self.room[0] / 2.0 - self.margin, self.room[1] / 2.0 - self.margin
+        if wx.min() < -half_x or wx.max() > half_x or wz.min() < -half_z or wz.max() > half_z:
+            return False
+        centre = np.array([[(wx.min() + wx.max()) / 2.0, (wz.min() + wz.max()) / 2.0]])
+        return bool(self.obstacles.distance(centre)[0] >= self._radius + self.margin)
+
+    def prefilter(self, x, z, yaw) -> np.ndarray:
+        """The landing footprint's gap to the target is in range."""
+        x, z, yaw = np.broadcast_arrays(np.asarray(x, float), np.asarray(z, float), np.asarray(yaw, float))
+        gap = self._gap(*self._world(x, z, yaw))
+        return (gap >= self.gap[0]) & (gap <= self.gap[1])
+
+    def batch(self, x, z, yaw) -> np.ndarray:
+        """`__call__` for many poses at once (failed drops in `bad` are not excluded)."""
+        x, z, yaw = np.broadcast_arrays(np.asarray(x, float), np.asarray(z, float), np.asarray(yaw, float))
+        shape = x.shape
+        wx, wz = self._world(x.reshape(-1), z.reshape(-1), yaw.reshape(-1))
+        gap = self._gap(wx, wz)
+        half_x, half_z = self.room[0] / 2.0 - self.margin, self.room[1] / 2.0 - self.margin
+        ok = (gap >= self.gap[0]) & (gap <= self.gap[1]) & (wx.min(axis=-1) >= -half_x) & \
+            (wx.max(axis=-1) <= half_x) & (wz.min(axis=-1) >= -half_z) & (wz.max(axis=-1) <= half_z)
+        idx = np.nonzero(ok)[0]
+        if idx.size and len(self.obstacles):
+            centres = np.stack([(wx[idx].min(axis=-1) + wx[idx].max(axis=-1)) / 2.0,
+                                (wz[idx].min(axis=-1) + wz[idx].max(axis=-1)) / 2.0], axis=1)
+            ok[idx] = self.obstacles.distance(centres) >= self._radius + self.margin
+        return ok.reshape(shape)
+
+    def region(self, x, z) -> np.ndarray:
+        """Positions about one held-object offset away from the target."""
+        d = NearGoal(self.target[0], self.target[1], 0.0).gap(x, z)
+        spread = self._radius + self.gap[1] + 0.1
+        return (d <= self._reach + spread) & (d >= self._reach - spread - 0.3)
+
+
+class ClearDropGoal(DropGoal):
+    """Poses from which a held object (one the performer should not hold) lands on clear floor, at least
+    `min_distance` (x-z) from a point to keep clear (the real target), so that it is out of the way; `near` =
+    (x, z, radius) limits where the performer looks for such poses."""
+
+    def __init__(self, keep_clear: tuple[float, float], corners: np.ndarray, obstacles: Obstacles | None = None,
+                 room: tuple[float, float] = (10.0, 10.0), min_distance: float = 0.8, margin: float = 0.05,
+                 near: tuple[float, float, float] | None = None, key: Any = None):
+        point = np.asarray(keep_clear, float)
+        self.near = near
+        super().__init__((point, point), corners, obstacles, room, gap=(float(min_distance), math.inf), margin=margin,
+                         key=key if key is not None else ("clear drop", tuple(np.round(point, 3)),
+                                                          tuple(np.round(np.asarray(corners, float), 3).ravel())))
+
+    def region(self, x, z) -> np.ndarray:
+        """Within `near` = (x, z, radius) when given, else anywhere."""
+        if self.near is None:
+            return np.ones(np.shape(x), dtype=bool)
+        return np.hypot(np.asarray(x) - self.near[0], np.asarray(z) - self.near[1]) <= self.near[2]

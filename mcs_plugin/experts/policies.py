@@ -1,0 +1,670 @@
+"""Per-goal expert policies: retrieval (also multi retrieval), traversal and transferral.
+
+One interface: `expert = make_expert(goal_category)`, then `expert.next_action(output)` on each step output
+returns `(action, params)` or None (the expert cannot go on). Actions come from `EXPERT_ACTIONS`; "End" means the
+goal is done (the task layer maps it). Interactions act on the object under the image centre and carry no
+coordinates: the task layer adds them (or `to_controller_call` does, to drive a controller directly).
+
+The experts are closed-loop: every step they rebuild their view of the world from the StepMetadata (oracle tier),
+keep following their current plan while the performer is where the plan says, and plan again otherwise (after an
+OBSTRUCTED move, a moved object, or actions they did not choose). They are deterministic: the same outputs give
+the same actions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from mcs_plugin.experts.navigation import (
+    CAMERA_HEIGHT, DEFAULT_ACTIONS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal, DropGoal, Goal, NavigationGraph,
+    NearGoal, Obstacles, Pose, aabb_gap, achievable_tilts, aim_key, angle_difference, obstacle_boxes, pose_of,
+)
+
+ActionChoice = tuple[str, dict]
+
+#: Every action an expert may return ("End" = the goal is done).
+EXPERT_ACTIONS: tuple[str, ...] = (
+    "MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown",
+    "PickupObject", "OpenObject", "CloseObject", "PutObject", "DropObject", "Pass", "End",
+)
+OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject"})
+MOVE_ACTIONS = frozenset({"MoveAhead", "MoveBack", "MoveLeft", "MoveRight"})
+EXPERT_GRID = 0.05  # node spacing of the experts' searches (half a move: straighter, shorter paths than 0.1)
+REACH_MARGIN = 0.05  # plan interactions this much inside the 1 m reach
+TRAVERSAL_MARGIN = 0.1  # and traversal this much inside it
+HELD_AHEAD = 0.24  # a held object's near face is about this far ahead of the camera (MCS)
+NEXT_TO_DISTANCE = 0.1  # transferral next_to: footprints at most this far apart
+ON_TOP_TOLERANCE = 0.05
+PICKUP_SHRINK = 0.5  # aim at the middle half of a target's bounding box
+LID_FRACTION = 0.1  # relaxed aims: an open container's walls end this fraction of its height below its top
+CONTAINER_SHRINK = 0.7
+TOP_SHRINK = 0.6  # aim at the middle of a receptacle's top (inside the ellipse inscribed in its footprint) ...
+TOP_INSET = 0.05  # ... or anywhere at least this far inside that ellipse
+MAX_REPEATS = 12  # the same action from the same pose this often means the expert goes round in circles
+_SUCCESS = {"SUCCESSFUL", "IS_OPENED_COMPLETELY", "IS_CLOSED_COMPLETELY"}
+
+
+def to_controller_call(action: str, params: dict | None, width: int, height: int) -> tuple[str, dict]:
+    """An expert action as a controller call: interactions get the image centre (W//2, H//2) as their target."""
+    params = dict(params or {})
+    if action in OBJECT_ACTIONS and "objectId" not in params:
+        params.setdefault("objectImageCoordsX", int(width) // 2)
+        params.setdefault("objectImageCoordsY", int(height) // 2)
+    elif action == "PutObject" and "receptacleObjectId" not in params:
+        params.setdefault("receptacleObjectImageCoordsX", int(width) // 2)
+        params.setdefault("receptacleObjectImageCoordsY", int(height) // 2)
+    return action, params
+
+
+def _objects(output) -> dict[str, Any]:
+    return {o.uuid: o for o in list(output.object_list) + list(output.structural_object_list)}
+
+
+def _box(obj) -> Box:
+    return Box.from_metadata(obj)
+
+
+def _centre(obj) -> np.ndarray:
+    return _box(obj).center
+
+
+def relationship_holds(first, second, relationship: str) -> bool:
+    """Whether a transferral relationship ('next_to' / 'on_top_of') holds between two ObjectMetadata (neither held)."""
+    if first is None or second is None or first.held or second.held:
+        return False
+    a, b = _box(first), _box(second)
+    gap = aabb_gap(a.aabb_xz(), b.aabb_xz())
+    if relationship == "next_to":
+        return gap <= NEXT_TO_DISTANCE
+    if relationship == "on_top_of":
+        return gap == 0.0 and a.bottom >= b.top - ON_TOP_TOLERANCE
+    return False
+
+
+def container_of(target, output) -> Any | None:
+    """The openable object the target lies inside (its centre within the object's box), if any; the smallest."""
+    point = _centre(target)
+    best, volume = None, math.inf
+    for obj in output.object_list:
+        if obj.uuid == target.uuid or obj.held or not obj.openable or not obj.dimensions:
+            continue
+        box = _box(obj)
+        if box.contains(point, margin=0.01):
+            v = float(np.prod(box.half))
+            if v < volume:
+                best, volume = obj, v
+    return best
+
+
+class Expert:
+    """Base expert: navigation with re-planning, aiming (turn, tilt) and recovery from failed actions.
+
+    `grid`: node spacing of its searches; `actions`: the navigation actions it plans with (default MoveAhead,
+    RotateLeft, RotateRight); `allowed`: the task's action vocabulary, when it lacks Pass the expert does not wait
+    for a put-down object to settle; `max_failures`: failed interactions before it gives up.
+    """
+
+    categories: tuple[str, ...] = ()
+
+    def __init__(self, grid: float = EXPERT_GRID, max_failures: int = 8, settle_steps: int = 20,
+                 actions: Iterable[str] = DEFAULT_ACTIONS, max_expansions: int = 150_000,
+                 allowed: Iterable[str] | None = None):
+        self.grid = grid
+        self.max_failures = max_failures
+        self.allowed = None if allowed is None else frozenset(allowed)
+        # after putting an object down, wait (Pass) until it is still, if the task lets the expert wait
+        self.settle_steps = settle_steps if self.allowed is None or "Pass" in self.allowed else 0
+        self.move_actions = tuple(actions)
+        self.max_expansions = max_expansions
+        self.reset()
+
+    # -- episode state ----------------------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Forget everything about the current episode (called automatically when a new one starts)."""
+        self._graph: NavigationGraph | None = None
+        self._graph_key: Any = None
+        self._plan: list | None = None
+        self._plan_kind: Any = None
+        self._plan_graph: NavigationGraph | None = None
+        self._plan_start: Pose | None = None
+        self._plan_index = 0
+        self._blocked: set[tuple] = set()  # (pose key, action) of OBSTRUCTED moves
+        self._bad: dict[Any, set] = defaultdict(set)  # goal kind -> failed aim keys
+        self._reach_cut: dict[Any, float] = defaultdict(float)
+        self._bad_sides: dict[Any, list] = defaultdict(list)  # goal kind -> bearings (target -> camera) to avoid
+        self._aim_centre: tuple[float, float] | None = None
+        self._kind: Any = None  # the goal kind of the action being chosen, e.g. ("pickup", id)
+        self.failures = 0
+        self.loops = 0
+        self._last: tuple | None = None  # (step, action, kind, pose, tilt)
+        self._last_step: int | None = None
+        self._picked: set[str] = set()
+        self._settle = 0
+        self._positions: dict[str, np.ndarray] = {}
+        self._placed: tuple | None = None  # (kind, aim key) of the last put / drop
+        self._visits: dict[tuple, int] = defaultdict(int)
+        self.reason = ""  # why the expert gave up (None returned)
+
+    def next_action(self, output) -> ActionChoice | None:
+        """The expert's action for a step output, or None when it cannot go on."""
+        if output is None:
+            return None
+        step = int(output.step_number)
+        if self._last_step is not None and step < self._last_step:
+            self.reset()
+        self._note_result(output)
+        self._kind = None
+        if self.failures > self.max_failures:
+            self.reason = "too many failed actions"
+            return None
+        if self.loops > 1:
+            self.reason = "going round in circles"
+            return None
+        choice = self._decide(output)
+        if choice is None and not self.reason:
+            self.reason = "no plan"
+        self._remember(output, choice)
+        return choice
+
+    # -- to implement ------------------------------------------------------------------------------------------
+    def _decide(self, output) -> ActionChoice | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- bookkeeping -------------------------------------------------------------------------------------------
+    def _remember(self, output, choice: ActionChoice | None) -> None:
+        self._last_step = int(output.step_number)
+        if choice is None or output.position is None:
+            self._last = None
+            return
+        if choice[0] != "Pass":
+            state = (self._pose_key(pose_of(output)), round(float(output.head_tilt)), choice[0])
+            self._visits[state] += 1
+            if self._visits[state] > MAX_REPEATS:
+                self.loops += 1
+                self._visits.clear()
+                self._plan = None
+        self._last = (int(output.step_number), choice[0], self._kind, pose_of(output), float(output.head_tilt))
+
+    def _note_result(self, output) -> None:
+        """Learn from the outcome of the expert's previous action (assumed executed when the step advanced by 1)."""
+        last, self._last = self._last, None
+        if last is None or int(output.step_number) != last[0] + 1:
+            return
+        _, action, kind, pose, tilt = last
+        status = str(output.return_status)
+        if action in MOVE_ACTIONS and status == "OBSTRUCTED":
+            self._blocked.add((self._pose_key(pose), action))
+            self._plan = None
+            return
+        if action in OBJECT_ACTIONS or action == "PutObject":
+            resolved = output.resolved_receptacle if action == "PutObject" else output.resolved_object
+            wrong = status == "SUCCESSFUL" and resolved is not None and kind is not None and len(kind) > 1 \
+                and resolved != kind[1]
+            if status not in _SUCCESS or wrong:
+                self.failures += 1
+                self._bad[kind].add(aim_key(pose, tilt))
+                if resolved is not None and kind is not None and len(kind) > 1 and resolved != kind[1] \
+                        and self._aim_centre is not None:
+                    # something else is in the way from this side (e.g. a lid standing up): try another side
+                    cx, cz = self._aim_centre
+                    self._bad_sides[kind].append(math.degrees(math.atan2(pose.x - cx, pose.z - cz)))
+                if status == "OUT_OF_REACH":
+                    self._reach_cut[kind] = min(0.4, self._reach_cut[kind] + 0.1)
+            elif action == "PutObject":
+                self._settle = self.settle_steps
+                self._placed = (kind, aim_key(pose, tilt))
+        if action == "DropObject" and status == "SUCCESSFUL":
+            self._settle = self.settle_steps
+            self._placed = (kind, aim_key(pose, 0.0))
+
+    @staticmethod
+    def _pose_key(pose: Pose) -> tuple:
+        return round(pose.x, 3), round(pose.z, 3), int(round(pose.yaw)) % 360
+
+    def _moved(self, obj) -> bool:
+        """Whether an object moved since the previous call (and remember where it is now)."""
+        centre = _centre(obj)
+        previous = self._positions.get(obj.uuid)
+        self._positions[obj.uuid] = centre
+        return previous is not None and float(np.max(np.abs(previous - centre))) > 1e-3
+
+    # -- world model ---------------------------------------------------------------------------------------------
+    def graph_for(self, output) -> NavigationGraph:
+        """The navigation graph of an output (rebuilt only when an obstacle appeared, went or moved > 2 cm)."""
+        snapshot = {i: b.corners[:, [0, 2]] for i, b in obstacle_boxes(output)}
+        room = tuple(sorted((output.room_dimensions or {}).items()))
+        old = self._graph_key
+        same = old is not None and old[0] == room and old[1].keys() == snapshot.keys() and all(
+            float(np.max(np.abs(old[1][i] - corners))) <= 0.02 for i, corners in snapshot.items())
+        if self._graph is None or not same:
+            self._graph = NavigationGraph.from_metadata(output, grid=self.grid, actions=self.move_actions)
+            self._graph_key = (room, snapshot)
+        return self._graph
+
+    def aim_goal(self, output, box: Box, kind: Any, exclude: Iterable[str] = (), open_tops: Iterable = (),
+                 from_above: bool = False, max_lateral: float | None = None, elliptic: bool = False) -> AimGoal:
+        """Poses from which the image centre hits `box` within reach (see AimGoal), remembering failed aims."""
+        skip = set(exclude)
+        occluders = []
+        for obj in list(output.object_list) + list(output.structural_object_list):
+            if obj.held or obj.uuid in skip or not obj.dimensions or obj.uuid == "ceiling":
+                continue
+            occluders.append(_box(obj))
+        open_tops = list(open_tops)
+        reach = PERFORMER_REACH - REACH_MARGIN - self._reach_cut[kind]
+        return AimGoal(box, occluders, reach=reach, camera_height=float(output.position.get("y", CAMERA_HEIGHT)),
+                       tilts=achievable_tilts(float(output.head_tilt)), image_size=tuple(output.camera_aspect_ratio),
+                       open_tops=open_tops, bad=self._bad[kind], from_above=from_above, max_lateral=max_lateral,
+                       elliptic=elliptic, avoid_bearings=self._bad_sides[kind],
+                       key=(kind, len(self._bad[kind]), len(self._bad_sides[kind]), round(self._reach_cut[kind], 2),
+                            tuple(np.round(box.center, 2)), tuple(np.round(box.half, 3)),
+                            tuple(round(float(t), 3) for _, t in AimGoal._tops(open_tops)),
+                            round(float(output.head_tilt)) % 10))
+
+    # -- acting ----------------------------------------------------------------------------------------------------
+    def act_at(self, output, goal: Goal, kind: Any, action: ActionChoice) -> ActionChoice | None:
+        """`action` when the performer is at a goal pose (after tilting the head for an aim), else the next move."""
+        self._kind = kind
+        self._aim_centre = (float(goal.box.center[0]), float(goal.box.center[2])) if isinstance(goal, AimGoal) else None
+        pose = pose_of(output)
+        if goal(pose):
+            if isinstance(goal, AimGoal):
+                tilt = goal.best_tilt(pose)
+                current = float(output.head_tilt)
+                if tilt is not None and abs(tilt - current) > 1e-3:
+                    return ("LookDown", {}) if tilt > current else ("LookUp", {})
+            self._plan = None
+            return action
+        return self.navigate(output, goal, kind)
+
+    def navigate(self, output, goal: Goal, kind: Any = None) -> ActionChoice | None:
+        """The next action of a plan to a goal pose; the plan is kept while the performer is on it, its end is
+        still a goal pose and its moves are still free, and made again otherwise (closed loop)."""
+        pose = pose_of(output)
+        graph = self.graph_for(output)
+        if self._plan is not None and self._plan_kind == kind:
+            plan = self._plan
+            for j in range(self._plan_index, len(plan)):
+                expected = self._plan_start if j == 0 else plan[j - 1][1]
+                if _close(pose, expected):
+                    valid = goal(plan[-1][1]) and (graph is self._plan_graph or all(
+                        graph.is_free(p.x, p.z) for a, p in plan[j:] if a in MOVE_ACTIONS))
+                    if valid:
+                        self._plan_index = j + 1
+                        return plan[j][0], {}
+                    break
+        if not graph.feasible(goal):
+            self._plan = None
+            self.reason = "no goal pose (nowhere to act from)"
+            return None
+        blocked = {(graph.node(Pose(*p)), a) for p, a in self._blocked}
+        stuck = not graph.is_free(pose.x, pose.z)  # something came to rest against the performer
+        path = graph.plan(pose, goal, blocked=blocked, max_expansions=self.max_expansions // (10 if stuck else 1))
+        if not path and stuck:  # step away first
+            blocked_yaws = [p[2] for p, a in self._blocked
+                            if a == "MoveAhead" and abs(p[0] - pose.x) < 0.01 and abs(p[1] - pose.z) < 0.01]
+            action = graph.escape_action(pose, blocked_yaws)
+            if action is not None:
+                self._plan = None
+                return action, {}
+        if not path and self.grid > 0.03:
+            fine = NavigationGraph.from_metadata(output, grid=self.grid / 2, actions=self.move_actions)
+            blocked = {(fine.node(Pose(*p)), a) for p, a in self._blocked}
+            path = fine.plan(pose, goal, blocked=blocked, max_expansions=self.max_expansions)
+        if not path:
+            self._plan = None
+            self.reason = "no path to a goal pose"
+            return None
+        self._plan, self._plan_kind, self._plan_start, self._plan_index = path, kind, pose, 1
+        self._plan_graph = graph
+        return path[0][0], {}
+
+    def fetch_goal(self, output, target) -> tuple[AimGoal, Any, ActionChoice]:
+        """(goal, kind, action) of the next step of fetching an object: open its closed container, or pick it up.
+
+        Aims are tried strict first (the middle of the object, container walls as high as the container) and
+        relaxed when no pose satisfies them (a bigger part of the object, walls below the lid)."""
+        container = container_of(target, output)
+        graph = self.graph_for(output)
+        if container is not None and not container.is_open:
+            cbox = _box(container)
+            inside = {o.uuid for o in output.object_list
+                      if o.uuid != container.uuid and cbox.contains(_centre(o), margin=0.01)}
+            kind = ("open", container.uuid)
+            goal = None
+            for shrink in (CONTAINER_SHRINK, 0.9):
+                goal = self.aim_goal(output, cbox.scaled(shrink), kind, exclude={container.uuid} | inside)
+                if graph.feasible(goal):
+                    break
+            return goal, kind, ("OpenObject", {})
+        exclude = {target.uuid}
+        if container is not None:
+            exclude.add(container.uuid)
+        kind = ("pickup", target.uuid)
+        goal = None
+        for shrink, lid in ((PICKUP_SHRINK, 0.0), (0.8, LID_FRACTION)):
+            open_tops = []
+            if container is not None:
+                cbox = _box(container)
+                open_tops.append((cbox, cbox.top - lid * (cbox.top - cbox.bottom) - 0.005))
+            goal = self.aim_goal(output, _box(target).scaled(shrink), kind, exclude=exclude, open_tops=open_tops)
+            if graph.feasible(goal):
+                break
+        return goal, kind, ("PickupObject", {})
+
+    def dispose(self, output, held, target) -> ActionChoice | None:
+        """Put down an object picked up by mistake (the container, say) away from the target: DropObject from a
+        pose where it lands on clear floor at least 0.8 m from the target."""
+        corners = DropGoal.held_corners(held, pose_of(output))
+        others = [b.footprint() for i, b in obstacle_boxes(output, ignore={held.uuid})]
+        room = output.room_dimensions or {"x": 10.0, "z": 10.0}
+        centre = _centre(target)
+        pose = pose_of(output)
+        goal = ClearDropGoal((float(centre[0]), float(centre[2])), corners, Obstacles(others),
+                             (float(room["x"]), float(room["z"])), near=(pose.x, pose.z, 1.5))
+        kind = ("dispose", held.uuid)
+        if not self.graph_for(output).feasible(goal):
+            return "DropObject", {}
+        return self.act_at(output, goal, kind, ("DropObject", {}))
+
+    def fetch(self, output, target) -> ActionChoice | None:
+        """Go to and pick up an object, opening the closed container it is in first."""
+        container = container_of(target, output)
+        if container is not None and not container.is_open and container.locked:
+            self.reason = "the target's container is locked"
+            return None
+        goal, kind, action = self.fetch_goal(output, target)
+        return self.act_at(output, goal, kind, action)
+
+    def shortest_path_length(self, output) -> int | None:
+        """The SPL reference path length: moves and turns of a shortest path from the output's pose through the
+        places the expert acts from (retrieval: where it can open the container / pick up the target; traversal:
+        within reach; transferral: where it picks up target_1, then where it can place it). None when there is
+        none. Looks and interactions are not counted."""
+        graph = self.graph_for(output)
+        pose, total = pose_of(output), 0
+        for goal in self.legs(output):
+            if goal is None:
+                return None
+            path = graph.plan(pose, goal, max_expansions=self.max_expansions)
+            if path is None:
+                return None
+            total += len(path)
+            if path:
+                pose = path[-1][1]
+        return total
+
+    def legs(self, output) -> list[Goal | None]:
+        """The navigation goals of an episode, in order (for `shortest_path_length`)."""
+        return [self.first_goal(output)]
+
+    def first_goal(self, output) -> Goal | None:  # pragma: no cover - abstract
+        """The navigation goal of the episode's first phase."""
+        raise NotImplementedError
+
+
+def _close(a: Pose, b: Pose | None) -> bool:
+    return b is not None and abs(a.x - b.x) < 0.01 and abs(a.z - b.z) < 0.01 and abs(angle_difference(a.yaw, b.yaw)) < 1.0
+
+
+class RetrievalExpert(Expert):
+    """Retrieval (and multi retrieval): reach each target (opening its container), face it, look at it, pick it
+    up; drop it before fetching the next one; End when enough targets were picked up."""
+
+    categories = ("retrieval", "multi retrieval")
+
+    def _targets(self, output) -> list[str]:
+        return output.goal.target_ids() if output.goal is not None else []
+
+    def _decide(self, output) -> ActionChoice | None:
+        ids = self._targets(output)
+        if not ids:
+            self.reason = "the goal names no target"
+            return None
+        held = [o for o in output.object_list if o.held]
+        for obj in held:
+            if obj.uuid in ids:
+                self._picked.add(obj.uuid)
+        metadata = output.goal.metadata or {}
+        needed = int(metadata.get("pickup_number") or len(ids))
+        if len([i for i in ids if i in self._picked]) >= needed:
+            return "End", {}
+        objects = {o.uuid: o for o in output.object_list}
+        pending = [objects[i] for i in ids if i not in self._picked and i in objects]
+        if held:
+            if not pending or any(o.uuid in ids for o in held):
+                return "DropObject", {}  # a target already counted: the hand must be free for the next one
+            return self.dispose(output, held[0], pending[0])
+        if not pending:
+            self.reason = "no target in the metadata"
+            return None
+        pose = pose_of(output)
+        target = min(pending, key=lambda o: (math.hypot(_centre(o)[0] - pose.x, _centre(o)[2] - pose.z), o.uuid))
+        return self.fetch(output, target)
+
+    def first_goal(self, output) -> Goal | None:
+        """Aim at the nearest target (or at its closed container)."""
+        objects = {o.uuid: o for o in output.object_list}
+        pending = [objects[i] for i in self._targets(output) if i in objects]
+        if not pending:
+            return None
+        pose = pose_of(output)
+        target = min(pending, key=lambda o: (math.hypot(_centre(o)[0] - pose.x, _centre(o)[2] - pose.z), o.uuid))
+        return self.fetch_goal(output, target)[0]
+
+
+class TraversalExpert(Expert):
+    """Traversal: reach a position within reach (x-z) of the target's footprint, then End."""
+
+    categories = ("traversal",)
+
+    def first_goal(self, output) -> Goal | None:
+        """Within reach of the target."""
+        target_id = ((output.goal.metadata or {}).get("target") or {}).get("id") if output.goal else None
+        target = _objects(output).get(target_id)
+        if target is None:
+            return None
+        return NearGoal.of_object(target, PERFORMER_REACH - TRAVERSAL_MARGIN)
+
+    def _decide(self, output) -> ActionChoice | None:
+        goal = self.first_goal(output)
+        if goal is None:
+            self.reason = "no target in the metadata"
+            return None
+        self._kind = ("near",)
+        if goal(pose_of(output)):
+            return "End", {}
+        return self.navigate(output, goal, self._kind)
+
+
+class TransferralExpert(Expert):
+    """Transferral: pick up target_1, carry it to target_2, then PutObject on it (on_top_of) or DropObject beside
+    it (next_to); wait for it to settle, End when the relationship holds (else fetch it again)."""
+
+    categories = ("transferral",)
+
+    def _parts(self, output):
+        metadata = (output.goal.metadata or {}) if output.goal else {}
+        objects = _objects(output)
+        first = objects.get((metadata.get("target_1") or {}).get("id"))
+        second = objects.get((metadata.get("target_2") or {}).get("id"))
+        relation = metadata.get("relationship") or []
+        relation = relation[1] if len(relation) >= 3 else (relation[0] if relation else "")
+        return first, second, str(relation).strip().lower().replace(" ", "_")
+
+    def _decide(self, output) -> ActionChoice | None:
+        first, second, relation = self._parts(output)
+        if first is None or second is None or relation not in ("next_to", "on_top_of"):
+            self.reason = "the goal's targets or relationship are missing"
+            return None
+        moving = self._moved(first)
+        if first.held:
+            self._settle = 0
+            goal, action = self._place_goal(output, first, second, relation)
+            if goal is None:
+                return None
+            return self.act_at(output, goal, ("place", second.uuid), action)
+        wrong = [o for o in output.object_list if o.held]
+        if wrong:
+            return self.dispose(output, wrong[0], first)
+        if self._settle > 0 and moving:
+            self._settle -= 1
+            return "Pass", {}
+        self._settle = 0
+        if relationship_holds(first, second, relation):
+            return "End", {}
+        if self._placed is not None:  # it was put down but did not stay where it had to: try elsewhere
+            kind, key = self._placed
+            self._placed = None
+            self.failures += 1
+            self._bad[kind].add(key)
+        return self.fetch(output, first)
+
+    def _place_goal(self, output, first, second, relation: str) -> tuple[Goal | None, ActionChoice]:
+        sbox = _box(second)
+        if relation == "on_top_of":
+            return self._put_goal(output, first, second, sbox), ("PutObject", {})
+        corners = DropGoal.held_corners(first, pose_of(output))
+        others = [b.footprint() for i, b in obstacle_boxes(output, ignore={first.uuid, second.uuid})]
+        room = output.room_dimensions or {"x": 10.0, "z": 10.0}
+        kind = ("place", second.uuid)
+        goal = DropGoal(sbox.aabb_xz(), corners, Obstacles(others), (float(room["x"]), float(room["z"])),
+                        bad=self._bad[kind])
+        return goal, ("DropObject", {})
+
+    def _put_goal(self, output, first, second, sbox: Box) -> AimGoal:
+        """Aim at target_2's top from above (its middle, then more of it: never beyond the ellipse inscribed in its
+        bounding box, as round tops are); when no pose sees the top (a top above the camera), aim at the middle
+        of the near side of the top, where the simulator sets the object on the edge."""
+        graph = self.graph_for(output)
+        kind = ("place", second.uuid)
+        camera_y = float(output.position.get("y", CAMERA_HEIGHT))
+        if camera_y > sbox.top + 0.02:
+            edge_room = 1.0 - TOP_INSET / max(float(min(sbox.half[0], sbox.half[2])), 1e-6)
+            for shrink in (TOP_SHRINK, max(TOP_SHRINK, edge_room)):
+                top = Box(np.array([sbox.center[0], sbox.top - 0.01, sbox.center[2]]), sbox.axes,
+                          np.array([sbox.half[0] * shrink, 0.01, sbox.half[2] * shrink]))
+                goal = self.aim_goal(output, top, kind, exclude={first.uuid}, from_above=True, elliptic=True)
+                if graph.feasible(goal):
+                    return goal
+        edge = Box(np.array([sbox.center[0], sbox.top - 0.0225, sbox.center[2]]), sbox.axes,
+                   np.array([sbox.half[0] * 0.99, 0.0175, sbox.half[2] * 0.99]))
+        return self.aim_goal(output, edge, kind, exclude={first.uuid, second.uuid},
+                             max_lateral=0.35 * float(min(sbox.half[0], sbox.half[2])))
+
+    def first_goal(self, output) -> Goal | None:
+        """Aim at target_1 (or its closed container)."""
+        first, _, _ = self._parts(output)
+        if first is None:
+            return None
+        return self.fetch_goal(output, first)[0]
+
+    def legs(self, output) -> list[Goal | None]:
+        """Fetch target_1, then reach a place to put it on target_2 (next_to: within the carrying distance)."""
+        first, second, relation = self._parts(output)
+        if first is None or second is None:
+            return [None]
+        if first.held:
+            fetch: list[Goal | None] = []
+        else:
+            fetch = [self.first_goal(output)]
+        sbox = _box(second)
+        if relation == "on_top_of":
+            return fetch + [self._put_goal(output, first, second, sbox)]
+        fbox = _box(first)
+        carry = HELD_AHEAD + float(max(fbox.half[0], fbox.half[2])) * 2.0 + 0.05
+        return fetch + [NearGoal(*sbox.aabb_xz(), carry)]
+
+
+_EXPERTS = {category: cls for cls in (RetrievalExpert, TraversalExpert, TransferralExpert) for category in cls.categories}
+
+
+def shortest_path_length(output, goal_category: str | None = None, **kwargs) -> int | None:
+    """The SPL reference path length of a step output's scene from its pose (see `Expert.shortest_path_length`)."""
+    category = goal_category or (output.goal.category if output.goal is not None else "")
+    return make_expert(category, **kwargs).shortest_path_length(output)
+
+
+class NoExpertError(ValueError):
+    """A goal category without an expert (the passive categories, for example)."""
+
+
+def make_expert(goal_category: str, **kwargs) -> Expert:
+    """The expert of a goal category ('retrieval', 'multi retrieval', 'traversal', 'transferral')."""
+    cls = _EXPERTS.get(str(goal_category).strip().lower())
+    if cls is None:
+        raise NoExpertError(f"no expert for goal category {goal_category!r}; experts exist for: {', '.join(sorted(_EXPERTS))}")
+    return cls(**kwargs)
+
+
+def expert_categories() -> tuple[str, ...]:
+    """Goal categories that have an expert."""
+    return tuple(sorted(_EXPERTS))
+
+
+# -- running an expert on a scene ----------------------------------------------------------------------------------
+@dataclass
+class ExpertRun:
+    """How an expert did on one scene."""
+
+    scene: str
+    category: str
+    success: bool
+    steps: int
+    ended: str  # "End", "gave up: <reason>", "step limit", "last_step", "error: <message>"
+    actions: list[str] = field(default_factory=list)
+
+
+def run_expert(scene: str | Path | dict, controller=None, max_steps: int | None = None, expert: Expert | None = None,
+               record_actions: bool = False) -> ExpertRun:
+    """Run the expert of a scene's goal category on the embedded simulator (oracle metadata, no rendering).
+
+    Success is the simulator's verdict on the final step output: reward > 0 under the seed reward mode (1 when
+    the goal is achieved).
+    """
+    from mcs_plugin.sim.controller import EmbeddedController
+
+    if controller is None:
+        controller = EmbeddedController({"metadata": "oracle", "render": False, "reward_mode": "seed"})
+    name = scene.get("name", "scene") if isinstance(scene, dict) else str(scene)
+    output = controller.start_scene(scene)
+    category = output.goal.category if output.goal is not None else ""
+    if expert is None:
+        expert = make_expert(category)
+    expert.reset()
+    width, height = output.camera_aspect_ratio
+    limit = max_steps if max_steps is not None else (output.goal.last_step or 1000)
+    steps, ended, actions = 0, "step limit", []
+    try:
+        while steps < limit:
+            choice = expert.next_action(output)
+            if choice is None:
+                ended = f"gave up: {expert.reason}"
+                break
+            action, params = choice
+            if record_actions:
+                actions.append(action)
+            if action == "End":
+                ended = "End"
+                break
+            name_, params = to_controller_call(action, params, width, height)
+            nxt = controller.step(name_, **params)
+            if nxt is None:
+                ended = "last_step"
+                break
+            output = nxt
+            steps += 1
+    except ValueError as error:  # an action the scene does not allow
+        ended = f"error: {error}"
+    success = float(output.reward) > 0.0
+    try:
+        controller.end_scene()
+    except RuntimeError:
+        pass
+    return ExpertRun(name, category, success, steps, ended, actions)

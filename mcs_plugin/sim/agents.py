@@ -1,0 +1,367 @@
+"""Simulation agents (MCS ``agent_*`` objects): scripted walks, animations, and InteractWithAgent.
+
+What MCS 0.7.4 does, as measured on its recorded outputs (IT 124-148, 181), and what this module reproduces:
+
+- An agent holds the object whose ``associatedWithAgent`` names it: the object is out of the world (not seen, not
+  touched) and reported at the agent's position, turning with it (``simulation_agent_held_object``,
+  ``simulation_agent_is_holding_held_object``).
+- ``agentMovement``: the agent walks to each ``endPoint`` in turn (``repeat``: again and again), WALK_STEP metres
+  per step, arriving when less than two steps are left. Before each leg it turns to face the point (a step either
+  turns or walks; the first turn comes the step after ``stepBegin``). A turn of A degrees goes at
+  min(A / 2.5, max(A / 5, 20)) degrees per step (IT 128, 133, 139, 142): small turns in 2.5 steps, large ones in 5,
+  in between 20 per step finishing with up to 1.5 steps at once. An exact half turn goes the way that does not
+  cross yaw 0 (IT 142). Points where the agent stands are skipped (IT 145, 146). It waits while the performer
+  (IT 140) or an object (IT 139) is in its way.
+- ``actions``: a non-loop animation keeps the agent busy (InteractWithAgent: AGENT_IS_BUSY, walking paused) from
+  its stepBegin to its stepEnd, or for the clip's length when it has none (IT 128, 131, 181).
+- InteractWithAgent (in reach, seen): the agent turns to face the performer, max(A / 5, 20) degrees per step
+  (IT 124, 131, 133, 181). An agent holding its object then holds it out: three steps of a hand animation
+  (OFFER_FRAMES, not visible yet), then in front of it where it can be seen and picked up, still facing the
+  performer, until it is taken (IT 124, 125, 134, 139). One with nothing to give stands facing the performer
+  for SAD_STEPS steps; anything but Pass ends that after SAD_MIN_STEPS (IT 133, 136, 181). Then, and two steps
+  after its object was taken, it turns back to its walk (or where it faced) in at most four steps. Asking an
+  agent that is turning to the performer, offering or staring gives AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER;
+  one turning back is busy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import mujoco
+import numpy as np
+
+from mcs_plugin.sim.coords import unity_euler_to_mj_matrix
+from mcs_plugin.sim.world import SimObject, World, yaw_of
+
+WALK_STEP = 0.04  # metres per step (IT 128, 140, 142)
+TURN_MIN_RATE = 20.0  # degrees per step of a middle-sized turn
+ARRIVED = 0.05  # a walk point this close is where the agent already is
+PERFORMER_BLOCKS = 0.37  # an agent does not step closer than this to the performer's axis (IT 140)
+PERFORMER_WAIT = 9  # an agent the performer is in the way of stands still this many steps, then takes a step
+# whatever (IT 140, 148)
+OBJECT_BLOCKS = 0.165  # ... nor closer than this to an object's surface (IT 139)
+BUSY_STEPS = 2  # a non-loop animation without stepEnd keeps the agent busy this many steps (IT 131, 137: wave)
+CLIP_STEPS = {"jump": 12}  # ... except these clips (IT 128: TPM_jump)
+# and its walk goes on the step after that (IT 128, 131)
+INTERACT_TURN_STEPS = 5
+SAD_STEPS = 19  # an agent with nothing to give stares at the performer this long (IT 136)
+SAD_MIN_STEPS = 5  # ... at least this long, whatever the performer does (IT 181)
+# The hand animation that holds an object out, per step from the step the agent faces the performer: metres
+# (ahead of the agent, to its right, above its feet), then where the object stays (IT 124, 125, 134, 139).
+OFFER_FRAMES = ((-0.093, 0.0035, 0.846), (0.0745, 0.077, 0.883), (0.113, 0.0185, 0.849))
+OFFER_POSE = (0.114, 0.0, 0.671)
+
+
+def _angle_to(yaw: float, target: float) -> float:
+    """Signed shortest turn (degrees) from yaw to target; an exact half turn goes without crossing yaw 0."""
+    delta = (target - yaw + 180.0) % 360.0 - 180.0
+    if abs(abs(delta) - 180.0) < 1e-6:
+        delta = 180.0 if target % 360.0 > yaw % 360.0 else -180.0
+    return delta
+
+
+def _walk_rate(angle: float) -> tuple[float, float]:
+    """(degrees per step, finish-at-once factor) of a walking agent's turn of `angle` degrees."""
+    rate = min(angle / 2.5, max(angle / INTERACT_TURN_STEPS, TURN_MIN_RATE))
+    return max(rate, 1e-6), (1.0 if rate >= angle / 2.5 - 1e-6 else 1.5)
+
+
+@dataclass
+class AgentState:
+    """What one simulation agent is doing."""
+
+    obj: SimObject
+    points: list[tuple[float, float]] = field(default_factory=list)
+    repeat: bool = False
+    walk_begin: int = 0
+    scene_begin: int = -1  # the walk's stepBegin
+    point: int = 0  # index of the walk point it is heading to
+    walk_done: bool = True
+    turn_rate: float | None = None  # degrees per step of the turn under way
+    turn_snap: float = 1.0  # the turn finishes at once when no more than this many steps of it are left
+    held: SimObject | None = None
+    held_yaw: float = 0.0  # the held object's yaw relative to the agent's
+    holding: bool = False
+    mode: str = ""  # "", "turning", "offering", "sad", "given", "returning"
+    mode_since: int = 0  # step the current mode began
+    mode_until: int = 0  # last step of a sad stare or of the pause after giving
+    resume_yaw: float | None = None
+    leg_started: bool = False  # it has walked toward its current point
+    wait_until: int = -10  # last step of a wait for the performer to get out of the way
+
+
+class Agents:
+    """All simulation agents of a world."""
+
+    def __init__(self, world: World):
+        self.world = world
+        self.states: dict[str, AgentState] = {}
+        self._step = 0
+        for obj in world.objects:
+            if obj.is_agent:
+                self.states[obj.id] = self._state(obj)
+        for obj in world.objects:
+            owner = obj.associated_with_agent
+            if owner in self.states and obj.dynamic and self.states[owner].held is None:
+                state = self.states[owner]
+                state.held, state.holding = obj, True
+                state.held_yaw = yaw_of(world.body_mat(obj)) - yaw_of(world.body_mat(state.obj))
+                obj.held_by_agent = owner
+                world.set_present(obj, False)
+        self.place_held()
+
+    def _state(self, obj: SimObject) -> AgentState:
+        state = AgentState(obj)
+        movement = obj.scene_object.agent_movement if obj.scene_object is not None else None
+        if movement is not None and movement.sequence:
+            state.points = [(s.end_point.x, s.end_point.z) for s in movement.sequence]
+            state.repeat = bool(movement.repeat)
+            state.walk_begin = max(int(movement.step_begin), 1)
+            state.scene_begin = int(movement.step_begin)
+            state.walk_done = False
+        return state
+
+    # -- queries ---------------------------------------------------------------------------------------
+    def busy(self, agent: SimObject, step: int, settle: int = 0) -> bool:
+        """Whether a non-loop animation (or turning back after an interaction) keeps the agent busy at `step`
+        (with `settle`: or ended less than that many steps before)."""
+        state = self.states.get(agent.id)
+        if state is not None and state.mode == "returning":
+            return True
+        for action in (agent.scene_object.actions if agent.scene_object is not None else []) or []:
+            if action.is_loop_animation:
+                continue
+            if action.step_end is not None:
+                end = action.step_end
+            else:
+                clip = next((n for key, n in CLIP_STEPS.items() if key in action.id.lower()), BUSY_STEPS)
+                end = action.step_begin + clip - 1 + settle
+            if action.step_begin <= step <= end:
+                return True
+        return False
+
+    def _animating(self, state: AgentState, step: int) -> bool:
+        """Whether a loop animation with an end, started after the walk, stands in for walking (IT 128)."""
+        agent = state.obj
+        for action in (agent.scene_object.actions if agent.scene_object is not None else []) or []:
+            if (action.is_loop_animation and action.step_end is not None and action.step_begin > state.scene_begin
+                    and action.step_begin <= step < action.step_end):
+                return True
+        return False
+
+    def _animation_ends(self, state: AgentState, step: int) -> bool:
+        agent = state.obj
+        return any(action.is_loop_animation and action.step_end == step and action.step_begin > state.scene_begin
+                   for action in (agent.scene_object.actions if agent.scene_object is not None else []) or [])
+
+    def interacting(self, agent: SimObject) -> bool:
+        state = self.states.get(agent.id)
+        return state is not None and state.mode in ("turning", "offering", "sad")
+
+    def metadata(self, obj: SimObject) -> tuple[str, bool]:
+        """(simulation_agent_held_object, simulation_agent_is_holding_held_object) of an object."""
+        state = self.states.get(obj.id)
+        if state is None or state.held is None:
+            return "", False
+        return state.held.id, state.holding
+
+    def offered(self, obj: SimObject) -> bool:
+        """Whether an agent's object is held out where it can be seen and taken."""
+        state = self.states.get(obj.held_by_agent)
+        return state is not None and state.mode == "offering" and self._step - state.mode_since >= len(OFFER_FRAMES)
+
+    # -- events ----------------------------------------------------------------------------------------
+    def interact(self, agent: SimObject, performer_xz: tuple[float, float]) -> None:
+        """InteractWithAgent succeeded: start turning to face the performer (this step)."""
+        state = self.states[agent.id]
+        yaw = yaw_of(self.world.body_mat(agent))
+        if state.mode != "returning":
+            state.resume_yaw = yaw
+        angle = abs(_angle_to(yaw, self._facing(agent, performer_xz)))
+        state.mode, state.mode_since = "turning", self._step
+        state.turn_rate, state.turn_snap = max(angle / INTERACT_TURN_STEPS, TURN_MIN_RATE), 1.0
+
+    def picked_up(self, obj: SimObject) -> None:
+        """The performer took an agent's object: the agent turns back two steps later (IT 134)."""
+        owner = getattr(obj, "held_by_agent", "")
+        state = self.states.get(owner)
+        if state is not None and state.held is obj:
+            state.holding = False
+            obj.held_by_agent = ""
+            self.world.set_frozen(obj, False)
+            if state.mode == "offering":
+                state.mode, state.mode_since, state.mode_until = "given", self._step, self._step + 1
+
+    def performer_acted(self, action: str) -> None:
+        """Anything but Pass (or asking again) ends an agent's stare after SAD_MIN_STEPS (IT 133, 181)."""
+        if action in ("Pass", "InteractWithAgent"):
+            return
+        for state in self.states.values():
+            if state.mode == "sad":
+                state.mode_until = min(state.mode_until, max(self._step, state.mode_since + SAD_MIN_STEPS - 1))
+
+    def begin_step(self, step: int) -> None:
+        """The step being run (before the performer's action)."""
+        self._step = step
+
+    # -- per step ----------------------------------------------------------------------------------------
+    def step(self, step: int, performer_xz: tuple[float, float]) -> None:
+        """Advance every agent by one step (after the performer's action, before physics)."""
+        self._step = step
+        for state in self.states.values():
+            agent = state.obj
+            if not agent.present:
+                continue
+            if state.mode in ("sad", "given") and step > state.mode_until:
+                self._start_return(state)
+            if state.mode:
+                self._interaction_step(state, step, performer_xz)
+            elif self.busy(agent, step, settle=1) or self._animating(state, step):
+                state.turn_rate = None  # a turn held up starts over afterwards (IT 128)
+            elif not state.walk_done and step >= state.walk_begin:
+                self._walk_step(state, step, performer_xz)
+        if self.states:
+            mujoco.mj_kinematics(self.world.model, self.world.data)  # agents' new poses, for their objects
+        self.place_held()
+
+    def _interaction_step(self, state: AgentState, step: int, performer_xz: tuple[float, float]) -> None:
+        agent = state.obj
+        if state.mode == "turning":
+            if self._turn(state, self._facing(agent, performer_xz)):
+                state.mode_since = step
+                if state.holding:
+                    state.mode = "offering"
+                else:
+                    state.mode, state.mode_until = "sad", step + SAD_STEPS - 1
+        elif state.mode == "offering":  # keeps facing the performer until the object is taken
+            state.turn_rate = None
+            self._turn(state, self._facing(agent, performer_xz))
+        elif state.mode == "returning" and self._turn(state, self._resume_target(state)):
+            state.mode, state.turn_rate = "", None
+
+    def _resume_target(self, state: AgentState) -> float:
+        if not state.walk_done and state.points:
+            return self._facing(state.obj, state.points[state.point])
+        yaw = yaw_of(self.world.body_mat(state.obj))
+        return state.resume_yaw if state.resume_yaw is not None else yaw
+
+    def _start_return(self, state: AgentState) -> None:
+        yaw = yaw_of(self.world.body_mat(state.obj))
+        angle = abs(_angle_to(yaw, self._resume_target(state)))
+        rate, snap = _walk_rate(angle)
+        state.mode, state.turn_rate, state.turn_snap = "returning", rate, (1.0 if snap == 1.0 else 2.0)
+
+    def _walk_step(self, state: AgentState, step: int, performer_xz: tuple[float, float]) -> None:
+        agent = state.obj
+        pos = self.world.body_pos(agent)
+        for _ in range(len(state.points) + 1):
+            tx, tz = state.points[state.point]
+            if state.leg_started or math.hypot(tx - pos[0], tz - pos[1]) > ARRIVED:
+                break
+            if not self._next_point(state):
+                return
+        else:  # every point is where the agent stands: nowhere to go (IT 146)
+            state.walk_done = True
+            return
+        target = self._facing(agent, (tx, tz))
+        yaw = yaw_of(self.world.body_mat(agent))
+        angle = abs(_angle_to(yaw, target))
+        if angle > 0.5:
+            if state.turn_rate is None:
+                if step == state.scene_begin:  # the first turn starts the step after stepBegin (IT 128, 139)
+                    return
+                state.turn_rate, state.turn_snap = _walk_rate(angle)
+            self._turn(state, target)
+            return
+        state.turn_rate = None
+        remaining = math.hypot(tx - pos[0], tz - pos[1])
+        if remaining < 1e-9:
+            self._next_point(state)
+            return
+        # A loop animation that held the walk up ends with a double stride (IT 128).
+        strides = 2.0 if self._animation_ends(state, step) else 1.0
+        stride = remaining if remaining < (strides + 1.0) * WALK_STEP else strides * WALK_STEP
+        new = np.array([pos[0], pos[1]]) + (np.array([tx, tz]) - pos[:2]) / remaining * stride
+        if step <= state.wait_until:
+            return
+        if self._blocked(state, new, None if step == state.wait_until + 1 else performer_xz):
+            if step != state.wait_until + 1:
+                state.wait_until = step + PERFORMER_WAIT - 1
+            return
+        self.world.set_pose(agent, np.array([new[0], new[1], pos[2]]), self.world.body_mat(agent).copy())
+        state.leg_started = True
+        if stride == remaining:
+            self._next_point(state)
+
+    def _blocked(self, state: AgentState, new: np.ndarray, performer_xz: tuple[float, float] | None) -> bool:
+        """Whether the performer (unless None) or an object is in the way of a step to `new` (x, z)."""
+        if performer_xz is not None and math.hypot(new[0] - performer_xz[0], new[1] - performer_xz[1]) < PERFORMER_BLOCKS:
+            return True
+        world = self.world
+        for obj in world.objects:
+            if (obj is state.obj or obj is state.held or not obj.present or obj.is_floor or obj.structural
+                    or obj.held or not obj.geom_ids):
+                continue
+            centre = world.body_pos(obj)
+            if math.hypot(centre[0] - new[0], centre[1] - new[1]) > 2.0:
+                continue
+            point = np.array([new[0], new[1], world.center(obj)[2]])
+            if world.distance_to(obj, point, OBJECT_BLOCKS + 0.05) < OBJECT_BLOCKS:
+                return True
+        return False
+
+    def _next_point(self, state: AgentState) -> bool:
+        """Head for the next walk point; False (walk over) after the last one without repeat."""
+        state.turn_rate = None
+        state.leg_started = False
+        state.point += 1
+        if state.point >= len(state.points):
+            if not state.repeat:
+                state.walk_done = True
+                state.point = len(state.points) - 1
+                return False
+            state.point = 0
+        return True
+
+    def _turn(self, state: AgentState, target: float) -> bool:
+        """Turn the agent toward a yaw by its turn rate; True when it faces it."""
+        agent = state.obj
+        yaw = yaw_of(self.world.body_mat(agent))
+        delta = _angle_to(yaw, target)
+        rate = state.turn_rate if state.turn_rate is not None else abs(delta)
+        done = abs(delta) <= rate * state.turn_snap + 1e-3
+        new = target if done else yaw + math.copysign(rate, delta)
+        self.world.set_pose(agent, self.world.body_pos(agent).copy(), unity_euler_to_mj_matrix(0.0, new % 360.0, 0.0))
+        return done
+
+    def _facing(self, agent: SimObject, point_xz: tuple[float, float]) -> float:
+        pos = self.world.body_pos(agent)
+        return math.degrees(math.atan2(point_xz[0] - pos[0], point_xz[1] - pos[1])) % 360.0
+
+    def place_held(self) -> None:
+        """Put each agent's object where MCS reports it: at the agent, in its hand animation, or held out."""
+        for state in self.states.values():
+            obj = state.obj
+            held = state.held
+            if held is None or not state.holding:
+                continue
+            agent_pos = self.world.body_pos(obj)
+            yaw = yaw_of(self.world.body_mat(obj))
+            mat = unity_euler_to_mj_matrix(0.0, (yaw + state.held_yaw) % 360.0, 0.0)
+            if state.mode == "offering":
+                frame = self._step - state.mode_since
+                ahead, right, up = OFFER_FRAMES[frame] if frame < len(OFFER_FRAMES) else OFFER_POSE
+                rad = math.radians(yaw)
+                forward = np.array([math.sin(rad), math.cos(rad)])
+                side = np.array([math.cos(rad), -math.sin(rad)])
+                xz = agent_pos[:2] + forward * ahead + side * right
+                pos = np.array([xz[0], xz[1], agent_pos[2] + up])
+                shown = frame >= len(OFFER_FRAMES)
+                if shown and not held.present:  # held out, kinematic in the agent's hand, until taken
+                    self.world.set_frozen(held, True)
+                    self.world.set_present(held, True)
+            else:
+                pos = agent_pos.copy()
+            self.world.set_pose(held, pos, mat)

@@ -1,0 +1,156 @@
+"""Embedded simulator physics: resting stability, stacks, drops, shoves, pushes, carried objects, determinism."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mcs_plugin.sim.controller import EmbeddedController
+from tests.sim_scenes import ball, chest, scene
+
+
+def cube(object_id: str, x: float = 0.0, y: float = 0.1, z: float = 1.0, size: float = 0.2, mass: float = 1.0,
+         **flags) -> dict:
+    """A physical moveable cube resting (bottom) at y - size / 2."""
+    return {"id": object_id, "type": "cube", "mass": mass, "moveable": True, "pickupable": True, "physics": True,
+            "shows": [{"stepBegin": 0, "position": {"x": x, "y": y, "z": z},
+                       "scale": {"x": size, "y": size, "z": size}}], **flags}
+
+
+def cylinder(object_id: str, x: float, z: float, size: float = 0.2) -> dict:
+    return {"id": object_id, "type": "cylinder", "mass": 1, "moveable": True, "physics": True,
+            "shows": [{"stepBegin": 0, "position": {"x": x, "y": size / 2, "z": z},
+                       "scale": {"x": size, "y": size, "z": size}}]}
+
+
+@pytest.fixture
+def sim():
+    controller = EmbeddedController({"metadata": "oracle", "render": False})
+    yield controller
+    controller.stop_simulation()
+
+
+def poses(output) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    return {o.uuid: (np.array([o.position[k] for k in "xyz"]), np.array([o.rotation[k] for k in "xyz"]))
+            for o in output.object_list}
+
+
+def angle_diff(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.max(np.abs((a - b + 180.0) % 360.0 - 180.0)))
+
+
+def test_resting_objects_and_stacks_stay_put_for_thousands_of_steps(sim):
+    sim.start_scene(scene(
+        ball(x=-1.0, z=2.0, diameter=0.3),
+        cube("box", x=1.0, z=2.0, size=0.3, y=0.15),
+        cube("s1", x=0.0, z=3.0), cube("s2", x=0.0, z=3.0, y=0.3), cube("s3", x=0.02, z=3.0, y=0.5),
+        cylinder("can", x=-0.5, z=1.5),
+        chest(x=1.5, z=3.5), cube("on_chest", x=1.5, z=3.5, y=0.5, size=0.15),
+    ))
+    for _ in range(20):  # let everything settle
+        out = sim.step("Pass")
+    settled = poses(out)
+    for _ in range(2000):
+        out = sim.step("Pass")
+    final = poses(out)
+    for object_id, (position, rotation) in settled.items():
+        moved = np.linalg.norm(final[object_id][0] - position)
+        assert moved < 0.003, (object_id, position, final[object_id][0])
+        assert angle_diff(final[object_id][1], rotation) < 1.0, object_id
+    # the stack is still a stack: each block on the one below
+    heights = [final[i][0][1] for i in ("s1", "s2", "s3")]
+    assert heights == pytest.approx([0.1, 0.3, 0.5], abs=0.01)
+    assert final["on_chest"][0][1] > settled["chest"][0][1] + 0.2
+
+
+def test_dropped_and_thrown_objects_come_to_rest_on_the_floor(sim):
+    sim.start_scene(scene(ball(z=0.8, diameter=0.2), cube("box", x=0.4, z=0.8, size=0.15, y=0.075), tilt=30))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    assert sim.step("ThrowObject", force=0.5).return_status == "SUCCESSFUL"
+    assert sim.step("PickupObject", objectId="box").return_status == "SUCCESSFUL"
+    assert sim.step("DropObject").return_status == "SUCCESSFUL"
+    for _ in range(400):
+        out = sim.step("Pass")
+    world = sim.world
+    for object_id, half in (("box", 0.075), ("ball", 0.1)):
+        body = world.by_id[object_id]
+        assert world.lowest_point(body) == pytest.approx(0.0, abs=0.01), object_id
+        assert np.linalg.norm(world.data.qvel[body.qvel_adr:body.qvel_adr + 6]) < 1e-3, object_id
+        assert next(o for o in out.object_list if o.uuid == object_id).position["y"] == pytest.approx(half, abs=0.01)
+
+
+def test_walking_shoves_light_objects_and_heavy_ones_obstruct(sim):
+    light = cube("light", z=0.48, size=0.5, y=0.25, mass=1.5)  # MCS shoves objects under 2 kg out of the way
+    sim.start_scene(scene(light))
+    z0 = poses(sim.last_output)["light"][0][2]
+    out = sim.step("MoveAhead")
+    assert out.return_status == "SUCCESSFUL" and out.position["z"] == pytest.approx(0.1)
+    assert poses(out)["light"][0][2] > z0 + 0.05  # pushed ahead of the body
+    heavy = cube("heavy", z=0.48, size=0.5, y=0.25, mass=10)
+    sim.start_scene(scene(heavy))
+    out = sim.step("MoveAhead")
+    assert out.return_status == "OBSTRUCTED" and out.position["z"] == pytest.approx(0.0)
+
+
+def test_pushed_ball_rolls_then_stops(sim):
+    sim.start_scene(scene(ball(z=0.8, diameter=0.3), tilt=20))
+    z0 = poses(sim.last_output)["ball"][0][2]
+    assert sim.step("PushObject", objectId="ball", force=1.0).return_status == "SUCCESSFUL"
+    track = [poses(sim.step("Pass"))["ball"][0][2] for _ in range(600)]
+    assert track[5] > z0 + 0.1
+    assert track[-1] == pytest.approx(track[-50], abs=1e-4)  # stopped (rolling friction, angular drag)
+    assert track[-1] < 4.9  # inside the room
+
+
+def test_objects_on_a_moved_object_ride_along(sim):
+    base = cube("base", z=0.9, size=0.3, y=0.15, mass=2)
+    top = cube("top", z=0.9, size=0.15, y=0.375, mass=0.5)
+    sim.start_scene(scene(base, top, tilt=30))
+    for _ in range(5):
+        sim.step("Pass")
+    before = poses(sim.last_output)
+    out = sim.step("MoveObject", objectId="base", lateral=1)
+    assert out.return_status == "SUCCESSFUL"
+    for _ in range(5):
+        out = sim.step("Pass")
+    after = poses(out)
+    shift = after["base"][0] - before["base"][0]
+    assert shift[0] > 0.05
+    assert after["top"][0] - before["top"][0] == pytest.approx(shift, abs=0.02)
+
+
+def test_physics_is_deterministic():
+    def run() -> list[dict]:
+        controller = EmbeddedController({"metadata": "oracle", "render": False})
+        controller.start_scene(scene(ball(z=0.8, diameter=0.3), cube("box", x=0.5, z=1.2, size=0.25, y=0.125),
+                                     cube("s2", x=0.5, z=1.2, size=0.15, y=0.325), tilt=20))
+        outputs = []
+        for action in ["PushObject,objectId=ball,force=1", "Pass", "PushObject,objectId=box,force=0.6",
+                       "MoveAhead", "Pass", "Pass", "PickupObject,objectId=s2", "ThrowObject,force=0.7"] + ["Pass"] * 30:
+            outputs.append(controller.step(action).to_dict())
+        return outputs
+
+    assert run() == run()
+
+
+def test_picking_up_a_container_takes_its_contents_along(sim):
+    bowl = {"id": "bowl", "type": "bowl_6", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0.8},
+                                                       "scale": {"x": 2, "y": 2, "z": 2}}]}
+    sim.start_scene(scene(bowl, ball("inside", z=0.8, diameter=0.1, mass=0.2), tilt=30))
+    for _ in range(10):
+        sim.step("Pass")
+    before = poses(sim.last_output)
+    out = sim.step("PickupObject", objectId="bowl")
+    assert out.return_status == "SUCCESSFUL"
+    held = poses(out)
+    offset = before["inside"][0] - before["bowl"][0]
+    assert held["inside"][0] - held["bowl"][0] == pytest.approx(offset, abs=1e-3)
+    inside = next(o for o in out.object_list if o.uuid == "inside")
+    assert not inside.held and inside.visible
+    sim.step("MoveBack")
+    assert sim.step("DropObject").return_status == "SUCCESSFUL"
+    for _ in range(30):
+        out = sim.step("Pass")
+    landed = poses(out)
+    assert landed["inside"][0][1] > landed["bowl"][0][1]  # still in the bowl
+    assert np.linalg.norm((landed["inside"][0] - landed["bowl"][0])[[0, 2]]) < 0.05

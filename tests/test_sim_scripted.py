@@ -1,0 +1,342 @@
+"""Embedded simulator: scripted scene features, structures, goal rewards, passive scenes and simulation agents."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcs_plugin.sim.controller import EmbeddedController
+from tests.sim_scenes import ball, chest, scene
+
+RED = "AI2-THOR/Materials/Plastics/OrangePlastic"
+BLUE = "AI2-THOR/Materials/Plastics/BlueRubber"
+
+
+@pytest.fixture
+def sim():
+    controller = EmbeddedController({"metadata": "oracle", "render": False})
+    yield controller
+    controller.stop_simulation()
+
+
+def obj(output, object_id):
+    return next((o for o in output.object_list + output.structural_object_list if o.uuid == object_id), None)
+
+
+def block(object_id: str = "block", x: float = 0.0, y: float = 0.15, z: float = 2.0, size: float = 0.3, **flags) -> dict:
+    """A cube (kinematic unless flags say otherwise)."""
+    flags.setdefault("kinematic", True)
+    return {"id": object_id, "type": "cube", "mass": 1, "materials": [RED],
+            "shows": [{"stepBegin": 0, "position": {"x": x, "y": y, "z": z}, "scale": {"x": size, "y": size, "z": size}}],
+            **flags}
+
+
+def run(sim, steps: int, action: str = "Pass") -> list:
+    return [sim.step(action) for _ in range(steps)]
+
+
+# -- moves, rotates, teleports, shows, hides ----------------------------------------------------------
+def test_moves_add_their_vector_every_step_in_range_and_repeat(sim):
+    moving = block(moves=[{"stepBegin": 1, "stepEnd": 3, "vector": {"x": 0.1, "y": 0, "z": 0}, "repeat": True,
+                           "stepWait": 2}])
+    sim.start_scene(scene(moving))
+    xs = [obj(out, "block").position["x"] for out in run(sim, 10)]
+    # steps 1-3 move, 4 waits, 5-7 move, 8 waits, 9-10 move (period = stepEnd - stepBegin + stepWait)
+    assert xs == pytest.approx([0.1, 0.2, 0.3, 0.3, 0.4, 0.5, 0.6, 0.6, 0.7, 0.8], abs=1e-4)
+
+
+def test_moves_are_in_the_objects_own_axes_unless_global(sim):
+    local = block("local", x=-1, moves=[{"stepBegin": 1, "stepEnd": 1, "vector": {"x": 0, "y": 0, "z": 0.5}}])
+    local["shows"][0]["rotation"] = {"x": 0, "y": 90, "z": 0}
+    world = block("world", x=1, moves=[{"stepBegin": 1, "stepEnd": 1, "vector": {"x": 0, "y": 0, "z": 0.5},
+                                        "globalSpace": True}])
+    world["shows"][0]["rotation"] = {"x": 0, "y": 90, "z": 0}
+    sim.start_scene(scene(local, world))
+    out = sim.step("Pass")
+    assert obj(out, "local").position["x"] == pytest.approx(-0.5, abs=1e-4)  # its +z is the world's +x
+    assert obj(out, "world").position["z"] == pytest.approx(2.5, abs=1e-4)
+
+
+def test_rotates_turn_every_step_in_range(sim):
+    sim.start_scene(scene(block(rotates=[{"stepBegin": 2, "stepEnd": 4, "vector": {"x": 0, "y": 15, "z": 0}}])))
+    yaws = [round(obj(out, "block").rotation["y"]) % 360 for out in run(sim, 6)]
+    assert yaws == [0, 15, 30, 45, 45, 45]
+
+
+def test_teleports_shows_and_hides(sim):
+    late = ball("late", x=1, z=2, shows=[{"stepBegin": 3, "position": {"x": 1, "y": 0.25, "z": 2},
+                                             "scale": {"x": 0.5, "y": 0.5, "z": 0.5}}])
+    jumper = block("jumper", teleports=[{"stepBegin": 2, "position": {"x": -1, "y": 0.15, "z": 3},
+                                         "rotation": {"x": 0, "y": 45, "z": 0}}])
+    gone = block("gone", x=1.5, hides=[{"stepBegin": 2}])
+    sim.start_scene(scene(late, jumper, gone))
+    assert obj(sim.last_output, "late") is None and obj(sim.last_output, "gone") is not None
+    outs = run(sim, 4)
+    assert obj(outs[0], "jumper").position["x"] == pytest.approx(0.0)
+    jumped = obj(outs[1], "jumper")
+    assert (jumped.position["x"], jumped.position["z"]) == pytest.approx((-1.0, 3.0), abs=1e-4)
+    assert round(jumped.rotation["y"]) == 45
+    assert obj(outs[0], "gone") is not None and obj(outs[1], "gone") is None and obj(outs[3], "gone") is None
+    assert obj(outs[1], "late") is None and obj(outs[2], "late") is not None
+
+
+# -- forces, torques, physics toggles, ghosts, shrouds ------------------------------------------------
+def test_forces_and_impulses_accelerate_physical_objects(sim):
+    pushed = ball("pushed", x=-1, z=2, diameter=0.3, forces=[{"stepBegin": 1, "stepEnd": 5, "vector": {"x": 0, "y": 0, "z": 60}}])
+    kicked = ball("kicked", x=1, z=2, diameter=0.3, forces=[{"stepBegin": 1, "stepEnd": 1, "impulse": True,
+                                                               "vector": {"x": 0, "y": 0, "z": 2}}])
+    sim.start_scene(scene(pushed, kicked))
+    outs = run(sim, 10)
+    assert obj(outs[-1], "pushed").position["z"] > 2.2  # 60 N * 0.01 s / 1 kg per step for 5 steps: 3 m/s
+    assert obj(outs[-1], "kicked").position["z"] > 2.5  # 2 N s / 1 kg = 2 m/s
+    assert obj(outs[-1], "pushed").position["x"] == pytest.approx(-1.0, abs=0.01)
+
+
+def test_torques_spin_objects(sim):
+    spun = block("spun", kinematic=False, physics=True,
+                 torques=[{"stepBegin": 1, "stepEnd": 3, "vector": {"x": 0, "y": 5, "z": 0}}])
+    sim.start_scene(scene(spun))
+    outs = run(sim, 6)
+    turned = obj(outs[-1], "spun").rotation["y"]
+    assert 5 < turned % 360 < 355
+
+
+def test_toggle_physics_lets_a_held_up_object_fall(sim):
+    floating = block("floating", y=1.0, physics=True, togglePhysics=[{"stepBegin": 3}])
+    sim.start_scene(scene(floating))
+    heights = [obj(out, "floating").position["y"] for out in run(sim, 20)]
+    assert heights[0] == pytest.approx(1.0, abs=1e-4) and heights[1] == pytest.approx(1.0, abs=1e-4)
+    assert heights[-1] == pytest.approx(0.15, abs=0.01)
+
+
+def test_ghosts_hold_still_and_collide_with_nothing(sim):
+    ghost = block("ghost", y=1.0, kinematic=False, physics=True, ghosts=[{"stepBegin": 0, "stepEnd": 4}])
+    wall_ghost = block("wall_ghost", y=0.5, z=0.5, size=1.0, kinematic=False, physics=True, mass=50,
+                       ghosts=[{"stepBegin": 0, "stepEnd": 100}])
+    sim.start_scene(scene(ghost, wall_ghost))
+    outs = run(sim, 3)
+    assert obj(outs[-1], "ghost").position["y"] == pytest.approx(1.0, abs=1e-3)  # held still while a ghost
+    assert sim.step("MoveAhead").return_status == "SUCCESSFUL"  # walks into the ghost block
+    outs = run(sim, 25)
+    assert obj(outs[-1], "ghost").position["y"] == pytest.approx(0.15, abs=0.01)  # falls once solid again
+
+
+def test_shrouded_objects_are_not_seen_but_still_there(sim):
+    shrouded = ball("shrouded", z=1.5, shrouds=[{"stepBegin": 2, "stepEnd": 3}])
+    sim.start_scene(scene(shrouded))
+    visible = [obj(out, "shrouded").visible for out in run(sim, 5)]
+    assert visible == [True, False, False, True, True]
+
+
+# -- opening, materials, lids, states -----------------------------------------------------------------
+def test_open_close_and_change_materials_and_states(sim):
+    box = chest(z=1.5, openClose=[{"step": 2, "open": True}, {"step": 4, "open": False}])
+    painted = block("painted", x=1, changeMaterials=[{"stepBegin": 2, "materials": [BLUE]}],
+                    states=[["a"], ["b"], ["c"]])
+    sim.start_scene(scene(box, painted))
+    assert obj(sim.last_output, "painted").texture_color_list == ["orange"]
+    assert obj(sim.last_output, "painted").state_list == ["a"]
+    outs = run(sim, 4)
+    assert [obj(out, "chest").is_open for out in outs] == [False, True, True, False]
+    assert obj(outs[0], "painted").texture_color_list == ["orange"]
+    assert obj(outs[1], "painted").texture_color_list == ["blue"]
+    assert [obj(out, "painted").state_list for out in outs] == [["b"], ["c"], [], []]
+
+
+def test_lid_attachment_fixes_the_lid_to_its_container(sim):
+    container = {"id": "container", "type": "separate_container", "receptacle": True, "kinematic": True,
+                 "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.5}, "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}],
+                 "moves": [{"stepBegin": 4, "stepEnd": 5, "vector": {"x": 0.2, "y": 0, "z": 0}, "globalSpace": True}]}
+    lid = {"id": "lid", "type": "lid", "lidAttachment": {"stepBegin": 3, "lidAttachmentObjId": "container"},
+           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.6, "z": 1.5}, "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}],
+           "moves": [{"stepBegin": 1, "stepEnd": 2, "vector": {"x": 0, "y": -0.1, "z": 0}}]}
+    sim.start_scene(scene(container, lid))
+    outs = run(sim, 6)
+    attached = obj(outs[2], "lid").position
+    assert attached["y"] == pytest.approx(0.4, abs=1e-3)  # lowered by its moves, not moved by the attachment
+    carried = obj(outs[-1], "lid").position
+    assert carried["x"] == pytest.approx(0.4, abs=1e-3) and carried["y"] == pytest.approx(0.4, abs=1e-3)
+    assert obj(outs[-1], "container").position["x"] == pytest.approx(0.4, abs=1e-3)
+
+
+# -- structures -------------------------------------------------------------------------------------
+def test_a_rotating_cog_carries_what_stands_on_it(sim):
+    cog = {"id": "cog", "type": "rotating_cog", "structure": True,
+           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.01, "z": 1.0}, "scale": {"x": 4, "y": 1, "z": 4}}],
+           "rotates": [{"stepBegin": 1, "stepEnd": 9, "vector": {"x": 0, "y": 10, "z": 0}}]}
+    rider = ball("rider", x=1.0, z=1.0, diameter=0.3)
+    rider["shows"][0]["position"]["y"] = 0.17
+    sim.start_scene(scene(cog, rider))
+    outs = run(sim, 9)
+    carried = obj(outs[-1], "rider").position
+    # a quarter turn clockwise (seen from above) about the cog's centre: (1, 1) -> (0, 0)
+    assert (carried["x"], carried["z"]) == pytest.approx((0.0, 0.0), abs=0.02)
+    # the performer stands on it too: carried from (0, 0) around to (-1, 1), turned by 90 degrees
+    assert (outs[-1].position["x"], outs[-1].position["z"]) == pytest.approx((-1.0, 1.0), abs=0.02)
+    assert outs[-1].rotation == pytest.approx(90.0, abs=0.01)
+
+
+def test_walking_up_a_ramp_raises_the_performer(sim):
+    ramp = {"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.25, "z": 1.5}, "rotation": {"x": 0, "y": 0, "z": 0},
+                       "scale": {"x": 1, "y": 0.5, "z": 1}}]}
+    platform = {"id": "platform", "type": "cube", "kinematic": True, "structure": True,
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.25, "z": 3}, "scale": {"x": 1, "y": 0.5, "z": 2}}]}
+    sim.start_scene(scene(ramp, platform))
+    heights = [out.camera_height for out in run(sim, 30, "MoveAhead")]
+    assert heights[0] == pytest.approx(0.762, abs=1e-3)
+    assert max(heights) == pytest.approx(0.762 + 0.5, abs=0.02)  # on top of the platform
+
+
+def test_platform_lips_stop_walking_off(sim):
+    platform = {"id": "platform", "type": "cube", "kinematic": True, "structure": True,
+                "lips": {"front": True, "back": True, "left": True, "right": True},
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.25, "z": 0}, "scale": {"x": 2, "y": 0.5, "z": 2}}]}
+    sim.start_scene(scene(platform, start=(0.0, 0.0)))
+    assert sim.last_output.camera_height == pytest.approx(0.762 + 0.5, abs=0.02)
+    outs = run(sim, 12, "MoveAhead")
+    assert outs[-1].return_status == "OBSTRUCTED"
+    assert outs[-1].position["z"] < 1.0 and outs[-1].camera_height == pytest.approx(0.762 + 0.5, abs=0.02)
+    assert {o.uuid for o in outs[-1].structural_object_list} >= {"platform", "platform-front", "platform-back"}
+
+
+def test_walking_into_a_hole_drops_the_performer(sim):
+    sim.start_scene(scene(holes=[{"x": 0, "z": 1}]))
+    out = sim.last_output
+    while out.camera_height > 0 and out.position["z"] < 1.5:
+        out = sim.step("MoveAhead")
+    assert out.camera_height < -2.0  # in the hole, 3 m deep
+    assert out.holes == [(0, 1)]
+
+
+def test_partitioned_floor_is_lava():
+    sim = EmbeddedController({"metadata": "oracle", "render": False, "steps_allowed_in_lava": 10})
+    out = sim.start_scene(scene(start=(-1.0, 0.0), partitionFloor={"leftHalf": 0.5, "rightHalf": 0.0}))
+    assert out.lava == [(-5.0, 5.0, -2.5, -5.0)]
+    while not out.haptic_feedback["on_lava"]:
+        out = sim.step("MoveLeft")
+    assert -2.61 < out.position["x"] <= -2.49 and out.steps_on_lava == 1
+
+
+# -- rewards per goal category ---------------------------------------------------------------------
+def test_multi_retrieval_needs_every_target():
+    goal = {"category": "multi retrieval", "metadata": {"targets": [{"id": "a"}, {"id": "b"}]}}
+    sim = EmbeddedController({"metadata": "oracle", "render": False})
+    sim.start_scene(scene(ball("a", x=-0.2, z=0.8, diameter=0.2), ball("b", x=0.2, z=0.8, diameter=0.2), tilt=30, goal=goal))
+    assert sim.step("PickupObject", objectId="a").reward == 0.0
+    assert sim.step("PickupObject", objectId="b").return_status == "HAND_IS_FULL"  # one object at a time
+    assert sim.step("DropObject").reward == 0.0  # picked up once is enough
+    assert sim.step("PickupObject", objectId="b").reward == 1.0
+
+
+def test_imitation_counts_as_retrieval_of_its_target():
+    goal = {"category": "imitation", "metadata": {"target": {"id": "ball"}}}
+    sim = EmbeddedController({"metadata": "oracle", "render": False})
+    sim.start_scene(scene(ball(z=0.8, diameter=0.2), tilt=30, goal=goal))
+    assert sim.step("Pass").reward == 0.0
+    assert sim.step("PickupObject", objectId="ball").reward == 1.0
+
+
+def _transferral(relationship: str) -> dict:
+    return {"category": "transferral", "metadata": {"target_1": {"id": "ball"}, "target_2": {"id": "box"},
+                                                     "relationship": ["ball", relationship, "box"]}}
+
+
+def test_transferral_on_top_of():
+    sim = EmbeddedController({"metadata": "oracle", "render": False})
+    box = block("box", x=0.3, y=0.1, z=0.9, size=0.2, receptacle=True)
+    sim.start_scene(scene(ball(x=-0.3, z=0.8, diameter=0.15), box, tilt=30, goal=_transferral("on_top_of")))
+    assert sim.step("PickupObject", objectId="ball").reward == 0.0
+    out = sim.step("PutObject", receptacleObjectId="box")
+    assert out.return_status == "SUCCESSFUL"
+    out = run(sim, 10)[-1]
+    assert out.reward == 1.0
+
+
+def test_transferral_next_to():
+    sim = EmbeddedController({"metadata": "oracle", "render": False})
+    box = block("box", x=0.25, y=0.1, z=0.9, size=0.2)
+    sim.start_scene(scene(ball(x=0.0, z=0.6, diameter=0.15), box, tilt=30, goal=_transferral("next_to")))
+    assert sim.step("PickupObject", objectId="ball").reward == 0.0
+    run(sim, 4, "MoveAhead")
+    assert sim.step("DropObject").return_status == "SUCCESSFUL"
+    out = run(sim, 10)[-1]
+    assert out.reward == 1.0
+
+
+def test_passive_scenes_never_reward():
+    goal = {"category": "intuitive physics", "last_step": 5, "action_list": [["Pass"]] * 5}
+    sim = EmbeddedController({"metadata": "oracle", "render": False})
+    sim.start_scene(scene(ball(z=1.5), goal=goal))
+    rewards = [sim.step("Pass").reward for _ in range(5)]
+    assert rewards == [0.0] * 5
+    assert sim.step("Pass") is None  # past last_step
+
+
+# -- passive flow -------------------------------------------------------------------------------------
+def test_passive_flow_habituation_trials_then_choice():
+    goal = {"category": "agents", "habituation_total": 2, "last_step": 6,
+            "action_list": [["Pass"], ["EndHabituation,xPosition=0,zPosition=-1,yRotation=0"], ["Pass"],
+                            ["EndHabituation,xPosition=0,zPosition=-2,yRotation=0"], ["Pass"], ["Pass"]],
+            "answer": {"choice": "expected"}}
+    sim = EmbeddedController({"metadata": "oracle", "render": False})
+    out = sim.start_scene(scene(ball(z=1.5), goal=goal))
+    trials = [out.habituation_trial]
+    with pytest.raises(ValueError):
+        sim.step("MoveAhead")  # only the goal's actions are allowed
+    for action in ["Pass", "EndHabituation", "Pass", "EndHabituation", "Pass", "Pass"]:
+        out = sim.step(action)
+        trials.append(out.habituation_trial)
+        sim.make_step_prediction(choice="expected", confidence=0.5)
+    assert trials == [1, 1, 2, 2, None, None, None]  # the test trial comes after the habituation trials
+    assert out.position["z"] == pytest.approx(-2.0)
+    assert len(sim.predictions) == 6
+    record = sim.end_scene("unexpected", 0.3)
+    assert record["correct"] is False and record["answer"] == "expected" and record["steps"] == 6
+
+
+# -- simulation agents --------------------------------------------------------------------------------
+def agent(object_id: str = "agent", x: float = 0.0, z: float = 1.0, yaw: float = 180.0, **extra) -> dict:
+    return {"id": object_id, "type": "agent_female_01",
+            "shows": [{"stepBegin": 0, "position": {"x": x, "y": 0, "z": z}, "rotation": {"x": 0, "y": yaw, "z": 0}}],
+            **extra}
+
+
+def test_agent_walks_its_path_and_waits_for_the_performer(sim):
+    walker = agent(x=1.0, z=1.0, yaw=0.0, agentMovement={"stepBegin": 0, "repeat": False, "sequence": [
+        {"animation": "TPF_walk", "endPoint": {"x": 1.0, "z": 2.0}}]})
+    sim.start_scene(scene(walker))
+    outs = run(sim, 30)
+    zs = [obj(out, "agent").position["z"] for out in outs]
+    assert zs[0] == pytest.approx(1.04, abs=1e-3)  # 0.04 m per step, already facing the point
+    assert zs[-1] == pytest.approx(2.0, abs=1e-3)
+    blocked = agent(x=0.0, z=1.0, yaw=180.0, agentMovement={"stepBegin": 0, "sequence": [
+        {"animation": "TPF_walk", "endPoint": {"x": 0.0, "z": -2.0}}]})
+    sim.start_scene(scene(blocked))
+    zs = [obj(out, "agent").position["z"] for out in run(sim, 30)]
+    assert min(zs) > 0.3  # stops short of the performer standing at the origin
+
+
+def test_agent_turns_to_the_performer_and_hands_over_its_object(sim):
+    giver = agent(z=0.8)
+    toy = ball("toy", x=1, z=3, diameter=0.2, associatedWithAgent="agent")
+    sim.start_scene(scene(giver, toy))
+    first = obj(sim.last_output, "agent")
+    assert first.simulation_agent_held_object == "toy" and first.simulation_agent_is_holding_held_object
+    assert not obj(sim.last_output, "toy").visible
+    assert sim.step("PickupObject", objectId="toy").return_status != "SUCCESSFUL"
+    assert sim.step("InteractWithAgent", objectId="agent").return_status == "SUCCESSFUL"
+    assert sim.step("InteractWithAgent", objectId="agent").return_status == "AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER"
+    outs = run(sim, 4)
+    assert obj(outs[-1], "toy").visible  # held out in front of the agent
+    out = sim.step("PickupObject", objectId="toy")
+    assert out.return_status == "SUCCESSFUL" and obj(out, "toy").held
+    assert not obj(out, "agent").simulation_agent_is_holding_held_object
+
+
+def test_agent_busy_during_a_non_loop_animation(sim):
+    busy = agent(z=0.8, actions=[{"id": "TPF_wave", "stepBegin": 1, "stepEnd": 4, "isLoopAnimation": False}])
+    sim.start_scene(scene(busy))
+    assert sim.step("InteractWithAgent", objectId="agent").return_status == "AGENT_IS_BUSY"
+    run(sim, 3)
+    assert sim.step("InteractWithAgent", objectId="agent").return_status == "SUCCESSFUL"
+    assert sim.step("InteractWithAgent", objectId="agent").return_status == "AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER"

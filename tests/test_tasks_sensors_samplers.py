@@ -13,7 +13,7 @@ from mcs_plugin.sensors import (
 )
 from mcs_plugin.sim.controller import EmbeddedController
 from mcs_plugin.tasks import ActionVocabulary, IntuitivePhysicsTask, RetrievalTask, TraversalTask, grid_points
-from tests.sim_scenes import DATA, ball, scene
+from tests.sim_scenes import DATA, ball, scene, wall
 
 RETRIEVAL_GOAL = {"category": "retrieval", "metadata": {"target": {"id": "ball"}}, "last_step": 50}
 
@@ -186,3 +186,19 @@ def test_sample_scenes_give_tasks_for_every_category():
         task.step(0)
     assert {"retrieval", "multi retrieval", "intuitive physics", "agents", "traversal", "transferral"} <= categories
     sampler.close()
+
+
+def test_following_query_expert_solves_retrieval(tmp_path):
+    task = sampler_for(tmp_path, {"a": scene(ball(x=1.0, z=2.5), wall(z=1.2, width=1.5), goal=RETRIEVAL_GOAL)}).next_task()
+    while not task.is_done():
+        action, ok = task.query_expert()
+        assert ok
+        task.step(action)
+    assert task.metrics()["success"] == 1.0
+
+
+def test_query_expert_without_an_expert_is_masked(tmp_path):
+    goal = {"category": "imitation", "metadata": {"target": {"id": "ball"}}, "last_step": 5}
+    task = sampler_for(tmp_path, {"a": scene(ball(z=2), goal=goal)}).next_task()
+    assert isinstance(task, RetrievalTask)  # imitation scenes are retrieval tasks, but have no expert
+    assert task.query_expert() == (0, False)

@@ -12,11 +12,10 @@ import io
 import math
 import random
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from mcs_plugin.sim.catalog import ObjectType, get_object_type
+from mcs_plugin.sim.datafiles import data_text
 from mcs_plugin.sim.materials import material_color_names
 
 # -- role pools (catalog type names) -------------------------------------------------------------------------
@@ -79,17 +78,12 @@ _LIST_SALIENT = {
 }
 
 
-def _data_text(filename: str) -> str:
-    try:
-        return resources.files("mcs_plugin.sim").joinpath("data").joinpath(filename).read_text(encoding="utf-8-sig")
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, TypeError):  # pragma: no cover
-        return (Path(__file__).resolve().parents[1] / "sim" / "data" / filename).read_text(encoding="utf-8-sig")
 
 
 @functools.cache
 def material_list(name: str) -> tuple[str, ...]:
     """The materials of one generator list (e.g. 'WOOD_MATERIALS'), in file order."""
-    rows = csv.DictReader(io.StringIO(_data_text("material_colors.csv")))
+    rows = csv.DictReader(io.StringIO(data_text("material_colors.csv")))
     found = tuple(row["material"] for row in rows if name in (row.get("generator_lists") or "").split())
     if not found:
         raise KeyError(f"no materials in generator list {name!r}")

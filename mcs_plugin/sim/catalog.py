@@ -80,10 +80,10 @@ import io
 import math
 import re
 from dataclasses import dataclass, replace
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
+
+from mcs_plugin.sim.datafiles import data_text
 
 __all__ = [
     "MESH_KINDS",
@@ -195,17 +195,12 @@ class UnknownObjectTypeError(KeyError):
 # ------------------------------------------------------------------------------------------------
 # CSV loading
 # ------------------------------------------------------------------------------------------------
-def _data_text(filename: str) -> str:
-    try:
-        return resources.files("mcs_plugin.sim").joinpath("data").joinpath(filename).read_text(encoding="utf-8-sig")
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, TypeError):  # pragma: no cover
-        return (Path(__file__).resolve().parent / "data" / filename).read_text(encoding="utf-8-sig")
 
 
 @functools.cache
 def _rows() -> dict[str, dict[str, str]]:
     rows: dict[str, dict[str, str]] = {}
-    for row in csv.DictReader(io.StringIO(_data_text("object_types.csv"))):
+    for row in csv.DictReader(io.StringIO(data_text("object_types.csv"))):
         name = (row.get("type") or "").strip()
         if name:
             rows[name] = {k: (v or "").strip() for k, v in row.items() if k}

@@ -29,8 +29,8 @@ import csv
 import functools
 import io
 import re
-from importlib import resources
-from pathlib import Path
+
+from mcs_plugin.sim.datafiles import data_text
 
 __all__ = [
     "COLOR_RGB",
@@ -108,12 +108,6 @@ _MATERIAL_WORD_RGB: tuple[tuple[str, tuple[float, float, float]], ...] = (
 )
 
 
-def _data_text(filename: str) -> str:
-    """Text of a file in ``mcs_plugin/sim/data`` (importlib.resources, with a file-path fallback)."""
-    try:
-        return resources.files("mcs_plugin.sim").joinpath("data").joinpath(filename).read_text(encoding="utf-8-sig")
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, TypeError):  # pragma: no cover
-        return (Path(__file__).resolve().parent / "data" / filename).read_text(encoding="utf-8-sig")
 
 
 @functools.cache
@@ -122,7 +116,7 @@ def _tables() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]], d
     exact: dict[str, tuple[str, ...]] = {}
     lower: dict[str, tuple[str, ...]] = {}
     last: dict[str, tuple[str, ...]] = {}
-    for row in csv.DictReader(io.StringIO(_data_text("material_colors.csv"))):
+    for row in csv.DictReader(io.StringIO(data_text("material_colors.csv"))):
         path = (row.get("material") or "").strip()
         if not path:
             continue
@@ -220,7 +214,7 @@ def _unity_table() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...
     """Unity's material registry: (last path component -> names, lower-cased component -> names)."""
     exact: dict[str, tuple[str, ...]] = {}
     lower: dict[str, tuple[str, ...]] = {}
-    for row in csv.DictReader(io.StringIO(_data_text("unity_material_colors.csv"))):
+    for row in csv.DictReader(io.StringIO(data_text("unity_material_colors.csv"))):
         key = (row.get("material") or "").strip()
         if key:
             names = tuple(n.strip().lower() for n in (row.get("color_names") or "").split() if n.strip())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from abc import ABC
+from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import gym
@@ -26,11 +27,22 @@ torch.set_num_threads(1)  # many sampler processes share a few cores; see shared
 os.environ.setdefault("LP_NUM_THREADS", "1")
 
 
-def _default_scenes(split: str) -> str:
-    """The default generated dataset's scene directory for a split (generated on first use)."""
-    from mcs_plugin.scenes import ensure_default_dataset
+SPLIT_COUNTS = {"train": 100, "val": 20, "test": 20}
 
-    return str(ensure_default_dataset() / split)
+
+def _default_scenes(goal: str, split: str) -> str:
+    """A generated dataset's scene directory for a goal and split (generated, easy difficulty, on first use).
+
+    Retrieval uses the default dataset of `make train`; other goals get data/scenes/<goal>/<split>.
+    """
+    from mcs_plugin.scenes import ensure_default_dataset, generate
+
+    if goal == "retrieval":
+        return str(ensure_default_dataset() / split)
+    root = Path("data/scenes") / goal
+    if not (root / split).is_dir():
+        generate(goal, SPLIT_COUNTS[split], split, "easy", 0, root, progress=False)
+    return str(root / split)
 
 
 class MCSBaseExperimentConfig(ExperimentConfig, ABC):
@@ -38,6 +50,7 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
 
     TASK_CLASS: type[MCSTask] = RetrievalTask
     GOAL_CATEGORIES: Sequence[str] = ("retrieval",)
+    GENERATOR_GOAL = "retrieval"  # the scene generator's goal for the default dataset
 
     def __init__(
         self,
@@ -82,7 +95,7 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
 
     def action_count(self) -> int:
         """Size of the task's discrete action space."""
-        return len(self.TASK_CLASS.default_actions)
+        return self.TASK_CLASS.action_count()
 
     def create_model(self, **kwargs: Any) -> torch.nn.Module:
         """A small CNN + GRU actor-critic over the sensors."""
@@ -113,7 +126,7 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
                       seeds: Optional[Sequence[int]]) -> dict[str, Any]:
         r = self.resolution
         return {
-            "scenes": scenes or _default_scenes(split),
+            "scenes": scenes or _default_scenes(self.GENERATOR_GOAL, split),
             "sensors": self.sensors(),
             "max_steps": self.max_steps,
             "mode": mode,

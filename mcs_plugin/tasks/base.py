@@ -65,6 +65,12 @@ class MCSTask(Task):
             return output.image_list[-1].size
         return tuple(output.camera_aspect_ratio or (600, 400))
 
+    @classmethod
+    def action_count(cls, **task_kwargs: Any) -> int:
+        """Size of the action space of tasks of this class made with `task_kwargs` (before any task exists)."""
+        vocabulary = task_kwargs.get("vocabulary") or ActionVocabulary(cls.default_actions)
+        return len(vocabulary)
+
     # -- AllenAct API --------------------------------------------------------------------------------
     @property
     def action_space(self) -> gym.spaces.Discrete:

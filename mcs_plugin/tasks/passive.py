@@ -22,7 +22,14 @@ class PassiveTask(MCSTask):
 
     choices: Sequence[str] = ("plausible", "implausible")
 
-    def __init__(self, *args: Any, confidence_levels: Sequence[float] = (0.5, 0.75, 1.0), **kwargs: Any):
+    DEFAULT_CONFIDENCE_LEVELS = (0.5, 0.75, 1.0)
+
+    @classmethod
+    def action_count(cls, confidence_levels: Sequence[float] = DEFAULT_CONFIDENCE_LEVELS, **task_kwargs: Any) -> int:
+        """Continue plus one action per (choice, confidence)."""
+        return 1 + len(cls.choices) * len(confidence_levels)
+
+    def __init__(self, *args: Any, confidence_levels: Sequence[float] = DEFAULT_CONFIDENCE_LEVELS, **kwargs: Any):
         self.confidence_levels = tuple(confidence_levels)
         self._choice: Optional[tuple[str, float]] = None
         super().__init__(*args, **kwargs)
@@ -30,7 +37,7 @@ class PassiveTask(MCSTask):
     @property
     def action_space(self) -> gym.spaces.Discrete:
         """Continue, then one action per (choice, confidence)."""
-        return gym.spaces.Discrete(1 + len(self.choices) * len(self.confidence_levels))
+        return gym.spaces.Discrete(self.action_count(self.confidence_levels))
 
     def class_action_names(self) -> tuple[str, ...]:
         """Readable action names, in index order."""

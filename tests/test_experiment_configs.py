@@ -1,0 +1,62 @@
+"""Every experiment config builds samplers, tasks and a model that fit together; the passive one trains."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from experiments.mcs_intuitive_physics_ppo import MCSIntuitivePhysicsPPOExperimentConfig
+from experiments.mcs_retrieval_dagger import MCSRetrievalDAggerExperimentConfig
+from experiments.mcs_retrieval_ppo import MCSRetrievalPPOExperimentConfig
+from experiments.mcs_transferral_ppo import MCSTransferralPPOExperimentConfig
+from experiments.mcs_traversal_ppo import MCSTraversalPPOExperimentConfig
+from mcs_plugin.scenes import generate
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = [
+    (MCSRetrievalPPOExperimentConfig, "retrieval"),
+    (MCSRetrievalDAggerExperimentConfig, "retrieval"),
+    (MCSTraversalPPOExperimentConfig, "traversal"),
+    (MCSTransferralPPOExperimentConfig, "transferral"),
+    (MCSIntuitivePhysicsPPOExperimentConfig, "intuitive_physics"),
+]
+
+
+@pytest.fixture(scope="module")
+def scenes(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("scenes")
+    for goal in {goal for _, goal in CONFIGS}:
+        generate(goal, 2, "train", "easy", 3, root / goal, progress=False)
+    return {goal: root / goal / "train" for goal in {goal for _, goal in CONFIGS}}
+
+
+@pytest.mark.parametrize("config_class, goal", CONFIGS, ids=[c.__name__ for c, _ in CONFIGS])
+def test_sampler_task_and_model_fit(config_class, goal, scenes):
+    config = config_class(scenes=str(scenes[goal]), resolution=32)
+    sampler = config.make_sampler_fn(**config.train_task_sampler_args(process_ind=0, total_processes=1))
+    task = sampler.next_task()
+    assert isinstance(task, config.TASK_CLASS)
+    assert task.action_space.n == config.action_count()
+    observations = task.get_observations()
+    model = config.create_model()
+    assert model.action_space.n == config.action_count()
+    assert set(model.observation_space.spaces) <= set(observations)
+    images = torch.as_tensor(observations["rgb"])[None, None]  # (step, sampler, H, W, C)
+    assert model.cnn({"rgb": images, "depth": torch.as_tensor(observations["depth"])[None, None]}).shape[-1] > 0
+    sampler.close()
+
+
+def test_intuitive_physics_experiment_trains_with_allenact(tmp_path, scenes):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "LP_NUM_THREADS": "1"}
+    kwargs = {"scenes": str(scenes["intuitive_physics"]), "resolution": 32, "train_steps": 64, "rollout_steps": 16,
+              "processes": 1, "save_interval": 64}
+    result = subprocess.run([sys.executable, "-m", "allenact.main", "experiments/mcs_intuitive_physics_ppo.py",
+                             "-o", str(tmp_path), "-s", "1", "--config_kwargs", json.dumps(kwargs)],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert list(tmp_path.glob("checkpoints/*/*/*.pt")), (result.stdout + result.stderr)[-3000:]

@@ -175,6 +175,19 @@ def test_aim_goal_needs_a_clear_line_to_the_target():
     assert not AimGoal(target, [screen], tilts=achievable_tilts(0.0))(Pose(0.0, 0.5, 0.0))
 
 
+def test_drop_goal_lands_beside_the_target():
+    from mcs_plugin.experts import DropGoal
+
+    # a 20 cm object held 40 cm ahead of the camera; the target's footprint spans x, z in [-0.5, 0.5] x [1, 2]
+    corners = np.array([[0.3, -0.1], [0.5, -0.1], [0.5, 0.1], [0.3, 0.1]])
+    goal = DropGoal((np.array([-0.5, 1.0]), np.array([0.5, 2.0])), corners)
+    assert goal(Pose(0.0, 1.0 - 0.04 - 0.5, 0.0))  # lands 4 cm short of the target's near side
+    assert not goal(Pose(0.0, 1.0 - 0.04 - 0.5, 180.0))  # facing away: lands 0.9 m short
+    assert not goal(Pose(0.0, 1.0 - 0.5, 0.0))  # would land on the target
+    assert np.allclose(goal.landing(Pose(0.0, 0.0, 90.0)), [0.4, 0.0])
+    assert goal.batch(np.array([0.0, 0.0]), np.array([0.46, 0.46]), np.array([0.0, 180.0])).tolist() == [True, False]
+
+
 # -- experts ------------------------------------------------------------------------------------------------------
 def test_make_expert_and_controller_calls():
     assert make_expert("retrieval").__class__.__name__ == "RetrievalExpert"

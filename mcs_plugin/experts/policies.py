@@ -47,6 +47,7 @@ CONTAINER_SHRINK = 0.7
 TOP_SHRINK = 0.6  # aim at the middle of a receptacle's top (inside the ellipse inscribed in its footprint) ...
 TOP_INSET = 0.05  # ... or anywhere at least this far inside that ellipse
 MAX_REPEATS = 12  # the same action from the same pose this often means the expert goes round in circles
+MAX_INVALIDATIONS = 60  # plans given up on the way because their end stopped being a goal pose
 _SUCCESS = {"SUCCESSFUL", "IS_OPENED_COMPLETELY", "IS_CLOSED_COMPLETELY"}
 
 
@@ -142,6 +143,7 @@ class Expert:
         self._kind: Any = None  # the goal kind of the action being chosen, e.g. ("pickup", id)
         self.failures = 0
         self.loops = 0
+        self.invalidations = 0
         self._last: tuple | None = None  # (step, action, kind, pose, tilt)
         self._last_step: int | None = None
         self._picked: set[str] = set()
@@ -298,6 +300,11 @@ class Expert:
                     if valid:
                         self._plan_index = j + 1
                         return plan[j][0], {}
+                    self.invalidations += 1  # on the plan, but its end stopped being a goal pose
+                    if self.invalidations > MAX_INVALIDATIONS:
+                        self._plan = None
+                        self.reason = "the goal keeps moving"
+                        return None
                     break
         if not graph.feasible(goal):
             self._plan = None
@@ -361,6 +368,8 @@ class Expert:
     def dispose(self, output, held, target) -> ActionChoice | None:
         """Put down an object picked up by mistake (the container, say) away from the target: DropObject from a
         pose where it lands on clear floor at least 0.8 m from the target."""
+        if _box(held).contains(_centre(target), margin=0.05):
+            return "DropObject", {}  # the target is in what it holds (a container): put both down here
         corners = DropGoal.held_corners(held, pose_of(output))
         others = [b.footprint() for i, b in obstacle_boxes(output, ignore={held.uuid})]
         room = output.room_dimensions or {"x": 10.0, "z": 10.0}

@@ -365,3 +365,16 @@ def test_move_object_and_rotate_object(sim):
     assert out.return_status == "SUCCESSFUL"
     assert obj(out, "box").rotation["y"] == pytest.approx(5.0, abs=1.0)
     assert math.isfinite(obj(out, "box").position["y"])
+
+
+@pytest.mark.parametrize("relationship", ["on_top_of", "on top of"])
+def test_transferral_on_top_of_either_spelling(relationship):
+    base = {"id": "base", "type": "cube", "kinematic": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.1, "z": 2}, "scale": {"x": 0.6, "y": 0.2, "z": 0.6}}]}
+    top = ball("top", z=2.0, diameter=0.2)
+    top["shows"][0]["position"]["y"] = 0.3
+    goal = {"category": "transferral",
+            "metadata": {"target_1": {"id": "top"}, "target_2": {"id": "base"}, "relationship": ["target_1", relationship, "target_2"]}}
+    controller = EmbeddedController({"metadata": "oracle", "render": False})
+    controller.start_scene(scene(base, top, goal=goal))
+    assert controller.step("Pass").reward == 1.0

@@ -53,9 +53,10 @@ def goal_achieved(goal: GoalMetadata | None, world: World, performer: Performer)
         if first is None or second is None or first.held or len(relationship) < 2:
             return False
         gap = _gap(_footprint(world, first), _footprint(world, second))
-        if relationship[1] == "next_to":
+        kind = str(relationship[1]).replace(" ", "_")  # scenes write both "on_top_of" and "on top of"
+        if kind == "next_to":
             return gap <= NEXT_TO_DISTANCE
-        if relationship[1] == "on_top_of":
+        if kind == "on_top_of":
             first_bottom = world.world_bounds(first)[:, 2].min()
             second_top = world.world_bounds(second)[:, 2].max()
             return gap == 0.0 and first_bottom >= second_top - 0.05

@@ -180,7 +180,8 @@ class MCSTask(Task):
 
         if self._expert is None:
             try:
-                self._expert = make_expert(self.task_info["goal_category"])
+                names = {action.name for action in self.vocabulary.actions}
+                self._expert = make_expert(self.task_info["goal_category"], allowed=names)
             except NoExpertError:
                 self._expert = False
         if self._expert is False:

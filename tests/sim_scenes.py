@@ -44,3 +44,8 @@ def scene(*objects: dict, name: str = "test", start=(0.0, 0.0), yaw: float = 0.0
     if goal is not None:
         data["goal"] = goal
     return data
+
+
+def obj(output, object_id: str):
+    """The ObjectMetadata of an object (or structure) in a step output, or None."""
+    return next((o for o in output.object_list + output.structural_object_list if o.uuid == object_id), None)

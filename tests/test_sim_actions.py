@@ -9,18 +9,7 @@ import pytest
 
 from mcs_plugin.mcs import Action
 from mcs_plugin.sim.controller import EmbeddedController
-from tests.sim_scenes import ball, chest, scene, wall
-
-
-@pytest.fixture
-def sim():
-    controller = EmbeddedController({"metadata": "oracle", "render": False})
-    yield controller
-    controller.stop_simulation()
-
-
-def obj(output, object_id):
-    return next(o for o in output.object_list if o.uuid == object_id)
+from tests.sim_scenes import ball, chest, obj, scene, wall
 
 
 # -- movement and collision -----------------------------------------------------------------------

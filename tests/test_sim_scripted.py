@@ -5,21 +5,12 @@ from __future__ import annotations
 import pytest
 
 from mcs_plugin.sim.controller import EmbeddedController
-from tests.sim_scenes import ball, chest, scene
+from tests.sim_scenes import ball, chest, obj, scene
 
 RED = "AI2-THOR/Materials/Plastics/OrangePlastic"
 BLUE = "AI2-THOR/Materials/Plastics/BlueRubber"
 
 
-@pytest.fixture
-def sim():
-    controller = EmbeddedController({"metadata": "oracle", "render": False})
-    yield controller
-    controller.stop_simulation()
-
-
-def obj(output, object_id):
-    return next((o for o in output.object_list + output.structural_object_list if o.uuid == object_id), None)
 
 
 def block(object_id: str = "block", x: float = 0.0, y: float = 0.15, z: float = 2.0, size: float = 0.3, **flags) -> dict:

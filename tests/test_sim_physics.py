@@ -23,12 +23,6 @@ def cylinder(object_id: str, x: float, z: float, size: float = 0.2) -> dict:
                        "scale": {"x": size, "y": size, "z": size}}]}
 
 
-@pytest.fixture
-def sim():
-    controller = EmbeddedController({"metadata": "oracle", "render": False})
-    yield controller
-    controller.stop_simulation()
-
 
 def poses(output) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     return {o.uuid: (np.array([o.position[k] for k in "xyz"]), np.array([o.rotation[k] for k in "xyz"]))

@@ -42,6 +42,18 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def test_two_train_workers_on_one_machine(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "LP_NUM_THREADS": "1"}
+    kwargs = json.dumps({"scenes": str(SCENES), "resolution": 32, "train_steps": 128, "rollout_steps": 16,
+                         "processes": 1, "workers_per_node": 2, "save_interval": 128})
+    result = subprocess.run([sys.executable, "-m", "allenact.main", "experiments/mcs_retrieval_ppo.py", "-o",
+                             str(tmp_path), "-s", "1", "--config_kwargs", kwargs], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=600)
+    log = result.stdout + result.stderr
+    assert list(tmp_path.glob("checkpoints/*/*/*.pt")), log[-3000:]
+    assert "[train worker 1]" in log and "abnormally terminated" not in log, log[-3000:]
+
+
 @pytest.mark.slow
 def test_two_machines_on_loopback_train_together(tmp_path):
     port = _free_port()

@@ -252,18 +252,23 @@ def _actual_value(getters: Mapping[str, Callable[[Any], Any]], obj: Any, key: st
     return getter(obj)
 
 
-def compare_step(expected: Mapping[str, Any], actual: Any, step: int = 0) -> list[FieldFailure]:
-    """Every mismatch between one expected step entry and one step output (StepMetadata or a look-alike)."""
-    failures: list[FieldFailure] = []
+def _mismatches(fields: Mapping[str, Any], actual: Any, expected: Mapping[str, Any], skip: Iterable[str]):
+    """(key, expected, actual) for every expected key that `actual` reports differently."""
     for key, want in expected.items():
-        if key in OBJECT_LISTS:
+        if key in skip:
             continue
-        value = _actual_value(STEP_FIELDS, actual, key)
+        value = _actual_value(fields, actual, key)
         if value is _MISSING:
             continue
         value = plain(value)
         if not values_match(want, value):
-            failures.append(FieldFailure(step, key, want, value))
+            yield key, want, value
+
+
+def compare_step(expected: Mapping[str, Any], actual: Any, step: int = 0) -> list[FieldFailure]:
+    """Every mismatch between one expected step entry and one step output (StepMetadata or a look-alike)."""
+    failures = [FieldFailure(step, key, want, value)
+                for key, want, value in _mismatches(STEP_FIELDS, actual, expected, OBJECT_LISTS)]
     reported = {}
     for obj in list(getattr(actual, "object_list", None) or []) + list(getattr(actual, "structural_object_list", None) or []):
         reported.setdefault(getattr(obj, "uuid", None), obj)
@@ -273,15 +278,8 @@ def compare_step(expected: Mapping[str, Any], actual: Any, step: int = 0) -> lis
             obj = reported.get(object_id)
             if obj is None:
                 continue  # only objects present in both are compared
-            for key, want in want_obj.items():
-                if key == "id":
-                    continue
-                value = _actual_value(OBJECT_FIELDS, obj, key)
-                if value is _MISSING:
-                    continue
-                value = plain(value)
-                if not values_match(want, value):
-                    failures.append(FieldFailure(step, f"{group}.{key}", want, value, object_id))
+            failures.extend(FieldFailure(step, f"{group}.{key}", want, value, object_id)
+                            for key, want, value in _mismatches(OBJECT_FIELDS, obj, want_obj, ("id",)))
     return failures
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 
 import numpy as np
 
@@ -16,18 +15,6 @@ def mcs_to_mj(x: float, y: float, z: float) -> np.ndarray:
     return np.array([x, z, y], dtype=float)
 
 
-def mj_to_mcs(p) -> dict:
-    """MuJoCo world point as an MCS {x, y, z} dict."""
-    return {"x": float(p[0]), "y": float(p[2]), "z": float(p[1])}
-
-
-def vec_to_mj(v: Mapping[str, float] | None) -> np.ndarray:
-    """MCS {x, y, z} mapping (or object with x/y/z attributes) as a MuJoCo point."""
-    if v is None:
-        return np.zeros(3)
-    if isinstance(v, Mapping):
-        return mcs_to_mj(v.get("x", 0.0), v.get("y", 0.0), v.get("z", 0.0))
-    return mcs_to_mj(v.x, v.y, v.z)
 
 
 def unity_euler_matrix(rx: float, ry: float, rz: float) -> np.ndarray:
@@ -45,19 +32,15 @@ def unity_euler_to_mj_matrix(rx: float, ry: float, rz: float) -> np.ndarray:
     return _SWAP_YZ @ unity_euler_matrix(rx, ry, rz) @ _SWAP_YZ
 
 
-def mj_matrix_to_unity_euler(mat: np.ndarray) -> tuple[float, float, float]:
-    """MuJoCo rotation matrix as Unity Euler angles (degrees, each in [0, 360))."""
-    r = _SWAP_YZ @ np.asarray(mat, dtype=float).reshape(3, 3) @ _SWAP_YZ
-    # R = Ry Rx Rz: r[1,2] = -sin(x).
-    sx = -r[1, 2]
-    ax = math.asin(max(-1.0, min(1.0, sx)))
-    if abs(sx) < 0.999999:
-        ay = math.atan2(r[0, 2], r[2, 2])
-        az = math.atan2(r[1, 0], r[1, 1])
-    else:
-        ay = math.atan2(-r[2, 0], r[0, 0])
-        az = 0.0
-    return tuple(math.degrees(a) % 360.0 for a in (ax, ay, az))
+def mj_matrices_to_unity_euler(mats_mj: np.ndarray) -> np.ndarray:
+    """Unity Euler angles (N, 3), degrees in [0, 360), of MuJoCo rotation matrices (N, 3, 3)."""
+    r = mats_mj[:, [0, 2, 1], :][:, :, [0, 2, 1]]  # back to the MCS frame; R = Ry Rx Rz, so r[1,2] = -sin(x)
+    sx = np.clip(-r[:, 1, 2], -1.0, 1.0)
+    ax = np.arcsin(sx)
+    regular = np.abs(sx) < 0.999999
+    ay = np.where(regular, np.arctan2(r[:, 0, 2], r[:, 2, 2]), np.arctan2(-r[:, 2, 0], r[:, 0, 0]))
+    az = np.where(regular, np.arctan2(r[:, 1, 0], r[:, 1, 1]), 0.0)
+    return np.degrees(np.stack([ax, ay, az], axis=1)) % 360.0
 
 
 def matrix_to_quat(mat: np.ndarray) -> np.ndarray:

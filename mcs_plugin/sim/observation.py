@@ -11,6 +11,7 @@ import numpy as np
 
 from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import focal_length
+from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.performer import CAMERA_FIELD_OF_VIEW, Performer
 from mcs_plugin.sim.world import SimObject, World
 
@@ -148,17 +149,6 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
 _CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
 
 
-def _unity_euler_batch(mats_mj: np.ndarray) -> np.ndarray:
-    """Unity Euler angles (N, 3), degrees in [0, 360), of MuJoCo rotation matrices (N, 3, 3)."""
-    r = mats_mj[:, [0, 2, 1], :][:, :, [0, 2, 1]]  # back to the MCS frame
-    sx = np.clip(-r[:, 1, 2], -1.0, 1.0)
-    ax = np.arcsin(sx)
-    regular = np.abs(sx) < 0.999999
-    ay = np.where(regular, np.arctan2(r[:, 0, 2], r[:, 2, 2]), np.arctan2(-r[:, 2, 0], r[:, 0, 0]))
-    az = np.where(regular, np.arctan2(r[:, 1, 0], r[:, 1, 1]), 0.0)
-    return np.degrees(np.stack([ax, ay, az], axis=1)) % 360.0
-
-
 def objects_metadata(
     world: World, performer: Performer, objects: list[SimObject], seen: dict[str, float],
     colors: list[tuple[int, int, int]], states: list[list[str]],
@@ -177,7 +167,7 @@ def objects_metadata(
     distance = np.linalg.norm(delta, axis=1)
     direction = delta / np.where(distance > 1e-9, distance, 1.0)[:, None]
     distance_xz = np.linalg.norm(delta[:, :2], axis=1)
-    euler = _unity_euler_batch(mats)
+    euler = mj_matrices_to_unity_euler(mats)
     # Everything to plain Python floats in MCS axis order (x, y, z) = MuJoCo (x, z, y).
     pos_l, dir_l = pos[:, [0, 2, 1]].tolist(), direction[:, [0, 2, 1]].tolist()
     corners_l, euler_l = corners[:, :, [0, 2, 1]].tolist(), euler.tolist()

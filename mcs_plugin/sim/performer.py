@@ -284,7 +284,3 @@ class Performer:
         self.place_capsule(world, self.x, self.z)
         return True
 
-
-def distance_xz(a: dict, b: dict) -> float:
-    """Horizontal distance between two MCS points."""
-    return math.hypot(a["x"] - b["x"], a["z"] - b["z"])

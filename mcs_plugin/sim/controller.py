@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import random
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -72,6 +73,22 @@ def _changes_support(obj) -> bool:
                 or spec.teleports or spec.hides or spec.toggle_physics)
 
 
+def lava_areas(scene: Scene) -> list[tuple[float, float, float, float]]:
+    """Lava as MCS reports it: (x1, z1, x2, z2) per 1 x 1 cell, or the lava parts of a partitioned floor (which
+    replaces the scene's cells; its rectangles come as (x_low, z_high, x_high, z_low), IT 143)."""
+    partition = scene.partition_floor
+    if partition is not None:
+        half_x, half_z = scene.room_dimensions.x / 2.0, scene.room_dimensions.z / 2.0
+        areas = []
+        left, right = max(0.0, min(1.0, partition.left_half)), max(0.0, min(1.0, partition.right_half))
+        if left > 0:
+            areas.append((-half_x, half_z, -half_x + left * half_x, -half_z))
+        if right > 0:
+            areas.append((half_x - right * half_x, half_z, half_x, -half_z))
+        return areas
+    return [(c.x - 0.5, c.z - 0.5, c.x + 0.5, c.z + 0.5) for c in scene.lava or []]
+
+
 class EmbeddedController:
     """An in-process MCS simulator that answers like machine_common_sense's Controller."""
 
@@ -89,6 +106,8 @@ class EmbeddedController:
         self.world: World | None = None
         self.performer: Performer | None = None
         self.goal: GoalMetadata | None = None
+        self._reported_goal: GoalMetadata | None = None  # the goal as this tier reports it
+        self._lava: list[tuple[float, float, float, float]] = []
         self.step_number = 0
         self.steps_on_lava = 0
         self.habituation_trial: int | None = None
@@ -116,6 +135,8 @@ class EmbeddedController:
         # Stand on whatever structure is below the start position (cast from the top of the body at the scene's y).
         self.performer.match_height(self.world, top=scene.performer_start.position.y + CAPSULE_TOP - STANDING_CAMERA)
         self.goal = scene.goal_metadata(self.config.steps_allowed_in_lava)
+        self._reported_goal = self._goal_for_tier()
+        self._lava = lava_areas(scene)
         self.step_number = 0
         self.steps_on_lava = 0
         self.habituation_trial = 1 if self.goal and self.goal.habituation_total else None
@@ -332,25 +353,9 @@ class EmbeddedController:
             performer.place_capsule(self.world, performer.x, performer.z)
             return
 
-    def _lava_areas(self) -> list[tuple[float, float, float, float]]:
-        """Lava as MCS reports it: (x1, z1, x2, z2) per 1 x 1 cell, or the lava parts of a partitioned floor (which
-        replaces the scene's cells; its rectangles come as (x_low, z_high, x_high, z_low), IT 143)."""
-        scene = self.scene
-        partition = scene.partition_floor
-        if partition is not None:
-            half_x, half_z = scene.room_dimensions.x / 2.0, scene.room_dimensions.z / 2.0
-            areas = []
-            left, right = max(0.0, min(1.0, partition.left_half)), max(0.0, min(1.0, partition.right_half))
-            if left > 0:
-                areas.append((-half_x, half_z, -half_x + left * half_x, -half_z))
-            if right > 0:
-                areas.append((half_x - right * half_x, half_z, half_x, -half_z))
-            return areas
-        return [(c.x - 0.5, c.z - 0.5, c.x + 0.5, c.z + 0.5) for c in scene.lava or []]
-
     def _on_lava(self) -> bool:
         x, z = self.performer.x, self.performer.z
-        for x1, z1, x2, z2 in self._lava_areas():
+        for x1, z1, x2, z2 in self._lava:
             if min(x1, x2) <= x <= max(x1, x2) and min(z1, z2) <= z <= max(z1, z2):
                 return True
         return False
@@ -419,7 +424,6 @@ class EmbeddedController:
         position = None
         if world_state and not config.disable_position:
             position = {"x": float(performer.x), "y": float(performer.camera_height), "z": float(performer.z)}
-        goal = self._goal_for_tier()
         action_list = self.goal.retrieve_action_list_at_step(
             self.step_number, self.steps_on_lava, False, self.scene.is_passive()) if self.goal else []
         return StepMetadata(
@@ -429,13 +433,13 @@ class EmbeddedController:
             camera_field_of_view=CAMERA_FIELD_OF_VIEW,
             camera_height=performer.camera_height,
             depth_map_list=depths,
-            goal=goal,
+            goal=self._reported_goal,
             habituation_trial=self.habituation_trial,
             haptic_feedback={"on_lava": self._on_lava()},
             head_tilt=performer.tilt,
             holes=[(h.x, h.z) for h in self.scene.holes or []] if world_state else None,
             image_list=images,
-            lava=self._lava_areas() if world_state else None,
+            lava=list(self._lava) if world_state else None,
             object_list=objects,
             object_mask_list=masks,
             performer_radius=PERFORMER_RADIUS,
@@ -467,8 +471,6 @@ class EmbeddedController:
         """The goal, with target ids and images removed below the oracle/default tiers (as MCS does)."""
         if self.goal is None or self.tier in TIERS_WITH_WORLD_STATE:
             return self.goal
-        from dataclasses import replace
-
         metadata = dict(self.goal.metadata or {})
         for key in ("target", "target_1", "target_2"):
             if isinstance(metadata.get(key), dict):

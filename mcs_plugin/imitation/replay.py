@@ -7,7 +7,6 @@ the dataset with no simulator running. Sensors are the usual ones: they read `en
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -20,6 +19,7 @@ from PIL import Image
 
 from mcs_plugin.imitation.dataset import Episode, load_episode, read_index
 from mcs_plugin.mcs import StepMetadata, load_scene_json_file, parse_scene
+from mcs_plugin.samplers.passes import Passes
 from mcs_plugin.samplers.sampler import TRAIN, scene_task_info
 from mcs_plugin.samplers.scenes import partition
 
@@ -103,15 +103,13 @@ class ReplayTaskSampler(TaskSampler):
         if not self.entries:
             raise ValueError(f"dataset {dataset} has no episodes for process {process_ind} of {total_processes}")
         self.sensors, self.action_count, self.mode, self.max_steps = list(sensors), action_count, mode, max_steps
-        self._rng = random.Random(seed)
-        self._order: list[dict] = []
+        self._passes = Passes(self.entries, loop=mode == TRAIN, seed=seed)
         self._last: Optional[ReplayTask] = None
-        self.reset()
 
     @property
     def length(self) -> float:
         """Episodes left (infinite when training)."""
-        return float("inf") if self.mode == TRAIN else len(self._order)
+        return self._passes.remaining
 
     @property
     def total_unique(self) -> int:
@@ -130,24 +128,20 @@ class ReplayTaskSampler(TaskSampler):
 
     def reset(self) -> None:
         """Start a new pass over the share."""
-        self._order = list(self.entries)
-        if self.mode == TRAIN:
-            self._rng.shuffle(self._order)
+        self._passes.reset()
 
     def set_seed(self, seed: int) -> None:
-        """Reseed the shuffling."""
-        self._rng = random.Random(seed)
+        """Reseed the shuffling (takes effect at the next pass)."""
+        self._passes.set_seed(seed)
 
     def close(self) -> None:
         """Nothing to close."""
 
     def next_task(self, force_advance_scene: bool = False) -> Optional[ReplayTask]:
         """The next recorded episode as a task."""
-        if not self._order:
-            if self.mode != TRAIN:
-                return None
-            self.reset()
-        entry = self._order.pop()
+        entry = self._passes.next()
+        if entry is None:
+            return None
         episode = load_episode(self.dataset, entry)
         scene = load_scene_json_file(episode.scene_path)
         goal = parse_scene(scene, source=episode.scene_path).goal_metadata()

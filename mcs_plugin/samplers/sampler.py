@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import random
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -11,7 +10,14 @@ from allenact.base_abstractions.sensor import Sensor
 from allenact.base_abstractions.task import TaskSampler
 
 from mcs_plugin.mcs import GoalMetadata, SceneError, load_scene_json_file
-from mcs_plugin.samplers.scenes import SceneSource, list_scenes, partition, read_manifest_info, scene_goal_category
+from mcs_plugin.samplers.passes import Passes
+from mcs_plugin.samplers.scenes import (
+    SceneSource,
+    list_scenes,
+    partition,
+    read_manifest_info,
+    scene_goal_category,
+)
 from mcs_plugin.tasks import MCSTask, task_class_for
 
 LOGGER = logging.getLogger(__name__)
@@ -69,18 +75,15 @@ class MCSSceneTaskSampler(TaskSampler):
         self.strict = strict
         self._env_factory = env_factory or default_env_factory(**(env_args or {"config": {"metadata": "oracle"}}))
         self.env: Any = None
-        self._rng = random.Random(seed)
-        self._order: list[Path] = []
-        self._position = 0
+        self._passes = Passes(self.scenes, loop=mode == TRAIN, seed=seed)
         self._last_task: Optional[MCSTask] = None
         self.skipped: list[tuple[str, str]] = []
-        self.reset()
 
     # -- AllenAct API ----------------------------------------------------------------------------------
     @property
     def length(self) -> float:
         """Tasks left: infinite when training, else what remains of the pass."""
-        return float("inf") if self.mode == TRAIN else len(self._order) - self._position
+        return self._passes.remaining
 
     @property
     def total_unique(self) -> int:
@@ -99,14 +102,11 @@ class MCSSceneTaskSampler(TaskSampler):
 
     def set_seed(self, seed: int) -> None:
         """Reseed the shuffling (takes effect at the next pass)."""
-        self._rng = random.Random(seed)
+        self._passes.set_seed(seed)
 
     def reset(self) -> None:
         """Rewind to the start of a pass."""
-        self._order = list(self.scenes)
-        if self.mode == TRAIN:
-            self._rng.shuffle(self._order)
-        self._position = 0
+        self._passes.reset()
 
     def close(self) -> None:
         """Stop the environment."""
@@ -119,7 +119,7 @@ class MCSSceneTaskSampler(TaskSampler):
         """Start the next scene and wrap it in its goal's task; None when an evaluation pass is over."""
         attempts = 0
         while attempts < max(len(self.scenes), 1) * 2:
-            path = self._next_path()
+            path = self._passes.next()
             if path is None:
                 return None
             attempts += 1
@@ -130,15 +130,6 @@ class MCSSceneTaskSampler(TaskSampler):
         raise RuntimeError(f"no scene in this sampler's share could be started (skipped: {self.skipped[-5:]})")
 
     # -- internals ----------------------------------------------------------------------------------
-    def _next_path(self) -> Optional[Path]:
-        if self._position >= len(self._order):
-            if self.mode != TRAIN:
-                return None
-            self.reset()
-        path = self._order[self._position]
-        self._position += 1
-        return path
-
     def _try_task(self, path: Path) -> Optional[MCSTask]:
         from mcs_plugin.host.errors import SimulatorGaveUp
 

@@ -9,6 +9,7 @@ from typing import Any, Callable, Optional, Sequence
 from allenact.base_abstractions.sensor import Sensor
 from allenact.base_abstractions.task import TaskSampler
 
+from mcs_plugin.host.errors import SimulatorGaveUp
 from mcs_plugin.mcs import GoalMetadata, SceneError, load_scene_json_file
 from mcs_plugin.samplers.passes import Passes
 from mcs_plugin.samplers.scenes import (
@@ -131,8 +132,6 @@ class MCSSceneTaskSampler(TaskSampler):
 
     # -- internals ----------------------------------------------------------------------------------
     def _try_task(self, path: Path) -> Optional[MCSTask]:
-        from mcs_plugin.host.errors import SimulatorGaveUp
-
         try:
             scene = load_scene_json_file(path)
             if self.env is None:

@@ -121,6 +121,14 @@ def test_catalog_is_cached():
 # ------------------------------------------------------------------------------------------------
 # Specific types
 # ------------------------------------------------------------------------------------------------
+def test_apples_have_their_origin_at_the_centre():
+    """Unity's apple prefabs (IT 151, 152), unlike the generator data's 0.03 m."""
+    for name in ("apple_1", "apple_2"):
+        apple = get_object_type(name)
+        assert apple.position_y_on_floor == pytest.approx(apple.size[1] / 2)
+        assert apple.bounds_center == pytest.approx((0.0, 0.0, 0.0))
+
+
 def test_soccer_ball():
     ball = get_object_type("soccer_ball")
     assert ball.size == pytest.approx((0.22, 0.22, 0.22))

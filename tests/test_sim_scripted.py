@@ -166,6 +166,25 @@ def test_a_rotating_cog_carries_what_stands_on_it(sim):
     assert outs[-1].rotation == pytest.approx(90.0, abs=0.01)
 
 
+def test_a_scripted_turn_of_a_physical_block_carries_its_stack_on_a_cog(sim):
+    cog = {"id": "cog", "type": "rotating_cog", "structure": True,
+           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.01, "z": 2.0}, "scale": {"x": 2, "y": 1, "z": 2}}],
+           "rotates": [{"stepBegin": 1, "stepEnd": 4, "vector": {"x": 0, "y": 10, "z": 0}}]}
+
+    def block(object_id: str, y: float, **extra) -> dict:
+        return {"id": object_id, "type": "block_blank_wood_cube", **extra,
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": y, "z": 2.0}}]}
+
+    base = block("base", 0.075)
+    turner = block("turner", 0.175, rotates=[{"stepBegin": 1, "stepEnd": 4, "vector": {"x": 0, "y": 33, "z": 0}}])
+    top = block("top", 0.275)
+    sim.start_scene(scene(turner, top, base, cog))  # the turner is listed before the cog that carries it
+    out = run(sim, 4)[-1]
+    assert obj(out, "base").rotation["y"] == pytest.approx(40, abs=1)  # the cog's 4 x 10 degrees
+    assert obj(out, "turner").rotation["y"] == pytest.approx(172, abs=1)  # its own 4 x 33 on top of that
+    assert obj(out, "top").rotation["y"] == pytest.approx(172, abs=1)  # carried rigidly by the turner
+
+
 def test_walking_up_a_ramp_raises_the_performer(sim):
     ramp = {"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,
             "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.25, "z": 1.5}, "rotation": {"x": 0, "y": 0, "z": 0},

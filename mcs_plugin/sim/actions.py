@@ -376,9 +376,10 @@ class ActionRunner:
         obj.held = obj.was_picked_up = True
         self.held.append(obj)
         self.world.set_present(obj, False)
-        # MCS keeps the object's rotation relative to the hand, which turns with the performer (IT 158); one taken
-        # from an agent comes straight and held as if it were bigger (IT 124, 125, 130, 134, 139).
-        self._held_rotation[obj.id] = np.eye(3) if from_agent else self.world.body_mat(obj).copy()
+        # MCS turns a picked-up object to face the way the hand does, whatever its rotation was, and turns it with
+        # the performer (IT 151, 158, 163, 166, 167, 170: held rotation_y = the performer's); one taken from an
+        # agent is held as if it were bigger (IT 124, 125, 130, 134, 139).
+        self._held_rotation[obj.id] = np.eye(3)
         if from_agent:
             self._from_agent.add(obj.id)
         self.set_hand(obj)

@@ -119,17 +119,19 @@ def _poses(world: World, obj: SimObject, spec, step: int) -> None:
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
         velocity = world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6].copy() if obj.dynamic else None
         kinematic = not obj.dynamic or obj.frozen
-        # What rests on a kinematic mover (a rotating cog, a moving platform) rides along rigidly (IT 151, 152).
-        riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in world.carried_by(obj)] if kinematic else []
+        # What rests on a scripted mover (a rotating cog, a moving platform, a turning block) rides along rigidly
+        # (IT 151, 152).
+        riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in world.carried_by(obj)]
         new_pos, new_mat = pos + offset, turn @ mat @ local_turn
         world.set_pose(obj, new_pos, new_mat)
         if velocity is not None and not obj.frozen:  # a moved physical body keeps its motion
             world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = velocity
+        delta = new_mat @ mat.T
+        for rider, rider_pos, rider_mat in riders:
+            world.set_pose(rider, new_pos + delta @ (rider_pos - pos), delta @ rider_mat)
         if kinematic:
-            delta = new_mat @ mat.T
-            for rider, rider_pos, rider_mat in riders:
-                world.set_pose(rider, new_pos + delta @ (rider_pos - pos), delta @ rider_mat)
             world.script_moves.append((obj, pos, mat, new_pos, new_mat))
+        world.forward()  # later movers must see this pose (a rider's carrier may move after it)
     if obj.dynamic and not (obj.frozen or obj.ghost):
         _forces(world, obj, spec, step)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcs_plugin.sim.controller import EmbeddedController
-from tests.sim_scenes import ball, chest, obj, scene
+from tests.sim_scenes import ball, chest, obj, run, scene
 
 RED = "AI2-THOR/Materials/Plastics/OrangePlastic"
 BLUE = "AI2-THOR/Materials/Plastics/BlueRubber"
@@ -19,10 +19,6 @@ def block(object_id: str = "block", x: float = 0.0, y: float = 0.15, z: float = 
     return {"id": object_id, "type": "cube", "mass": 1, "materials": [RED],
             "shows": [{"stepBegin": 0, "position": {"x": x, "y": y, "z": z}, "scale": {"x": size, "y": size, "z": size}}],
             **flags}
-
-
-def run(sim, steps: int, action: str = "Pass") -> list:
-    return [sim.step(action) for _ in range(steps)]
 
 
 # -- moves, rotates, teleports, shows, hides ----------------------------------------------------------

@@ -456,8 +456,8 @@ class World:
 
     def carried_by(self, mover: SimObject, gap: float = 0.06) -> list[SimObject]:
         """Objects a kinematic mover (a rotating cog, a moving platform) carries: those standing over its footprint
-        with their bottom at most `gap` above its top (MCS carries even one hovering a little: IT 167), and
-        whatever rests on them."""
+        with their bottom at most `gap` above its top (MCS carries even one hovering a little: IT 167), whatever
+        rests on them and what their containers hold."""
         pos, mat = self.body_pos(mover), self.body_mat(mover)
         top = self.world_bounds(mover)[:, 2].max()
         half = mover.size / 2.0
@@ -474,6 +474,8 @@ class World:
                 found.append(other)
         for base in list(found):
             found.extend(r for r in self.riders(base, frozen_too=True) if r not in found)
+            if base.receptacle:  # what is in a carried container rides too, resting or still falling (IT 167)
+                found.extend(r for r in self.inside(base) if r not in found)
         return found
 
     def riders(self, base: SimObject, frozen_too: bool = False) -> list[SimObject]:
@@ -688,7 +690,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         dynamic=physics and not structural,
         # Furniture that only holds things (receptacles, openables that cannot be moved) stays put, as in MCS
         # (IT 020: a sofa shown 5 cm above the floor stays there); scene `physics` or moving affordances free it.
-        frozen=physics and not structural and (kinematic or not (moveable or bool(obj.physics))),
+        frozen=physics and not structural and (kinematic or not (moveable or openable or bool(obj.physics))),
         pickupable=pickupable,
         moveable=moveable,
         receptacle=receptacle,

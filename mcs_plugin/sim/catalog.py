@@ -1067,6 +1067,11 @@ _MATERIAL_DEFAULTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ..
 )
 
 
+# Types whose Unity prefab reports no salient materials whatever the scene gives (IT 170, 173: a
+# separate_container with salientMaterials ["metal"] reports material_list []).
+NO_REPORTED_MATERIALS: frozenset[str] = frozenset({"separate_container"})
+
+
 def default_materials(type_name: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """(salient materials, colour names, colours are fixed) of a type when the scene gives none.
 

@@ -25,6 +25,9 @@ GROUP_OBJECT, GROUP_STRUCTURE, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 4, 5
 RAY_GROUPS = np.array([1, 1, 1, 1, 0, 0], dtype=np.uint8)
 
 REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a body counts as at rest
+# How far an object's bottom may sit inside a kinematic mover's top and still ride it (scenes place objects a
+# centimetre into a rotating cog, IT 170); plus float noise as the mover turns.
+CARRY_SINK = 0.01 + 1e-6
 SLEEP_ENERGY = 0.005  # Unity's default sleep threshold (kinetic energy / mass, m^2/s^2)
 SLEEP_ACTIONS = 8  # PhysX lets a body sleep after ~0.4 s under the threshold
 ANGULAR_DRAG = 0.5  # MCS rigidbody angular drag (1/s): spinning and rolling objects slow down
@@ -455,9 +458,9 @@ class World:
         return found
 
     def carried_by(self, mover: SimObject, gap: float = 0.06) -> list[SimObject]:
-        """Objects a kinematic mover (a rotating cog, a moving platform) carries: those standing over its footprint
-        with their bottom at most `gap` above its top (MCS carries even one hovering a little: IT 167), and
-        whatever rests on them."""
+        """Objects a kinematic mover (a rotating cog, a moving platform, a dragged container) carries: those
+        standing over its footprint with their bottom at most `gap` above its top (MCS carries even one hovering a
+        little: IT 167), what is inside it when it is a receptacle, and whatever rests on them."""
         pos, mat = self.body_pos(mover), self.body_mat(mover)
         top = self.world_bounds(mover)[:, 2].max()
         half = mover.size / 2.0
@@ -470,8 +473,10 @@ class World:
             if abs(local[0]) > half[0] or abs(local[2]) > half[2]:
                 continue
             bottom = self.lowest_point(other)
-            if top - 0.01 <= bottom <= top + gap:
+            if top - CARRY_SINK <= bottom <= top + gap:
                 found.append(other)
+        if mover.receptacle:  # a moved container takes what is inside it along (IT 188: the shell game's ball)
+            found.extend(o for o in self.inside(mover) if o not in found and not o.is_agent)
         for base in list(found):
             found.extend(r for r in self.riders(base, frozen_too=True) if r not in found)
         return found
@@ -638,7 +643,10 @@ def reported_colors(obj: SceneObject, materials: list[str] | None = None) -> lis
 
 
 def reported_materials(obj: SceneObject) -> list[str]:
-    """material_list of a scene object: its salientMaterials (upper-cased, known names only), else its type's."""
+    """material_list of a scene object: its salientMaterials (upper-cased, known names only), else its type's;
+    none for types whose prefab reports none."""
+    if obj.type in catalog.NO_REPORTED_MATERIALS:
+        return []
     if obj.salient_materials:
         return [m.upper() for m in obj.salient_materials if m.upper() in _MATERIAL_NAMES]
     return list(catalog.default_materials(obj.type)[0])

@@ -90,6 +90,7 @@ class SimObject:
     attached_lid: str = ""  # id of the lid attached to this container (lidAttachment)
     attached_to: str = ""  # id of the container this lid is attached to
     attach_offset: tuple | None = None  # (position, rotation) of an attached lid in its container's frame
+    closed_offset: tuple | None = None  # an attached lid's attach_offset while closed (kept while it is open)
     held_by_agent: str = ""  # id of the simulation agent holding this object (associatedWithAgent)
     scene_object: SceneObject | None = None
 
@@ -178,12 +179,44 @@ class World:
             self.model.geom_conaffinity[ids] = 0
             self.model.geom_group[ids] = GROUP_ABSENT
 
-    def set_open(self, obj: SimObject, opened: bool) -> None:
-        """Open or close an object's lid or door (an opened lid is out of the way of rays and bodies)."""
+    def set_open(self, obj: SimObject, opened: bool, away_from: np.ndarray | None = None) -> None:
+        """Open or close an object's lid or door (an opened lid is out of the way of rays and bodies); an attached
+        lid swings up on the side away from `away_from` (a MuJoCo point, the performer; default: the back)."""
         self.wake()
         obj.is_open = opened
         if obj.present:
             self._set_lid(obj, opened)
+        lid = self.by_id.get(obj.attached_lid) if obj.attached_lid else None
+        if lid is not None and lid.attach_offset is not None:
+            self._swing_attached_lid(obj, lid, opened, away_from)
+
+    def _swing_attached_lid(self, container: SimObject, lid: SimObject, opened: bool,
+                            away_from: np.ndarray | None) -> None:
+        """Turn an attached lid 90 degrees up about its bottom edge on the container side (one of its four local
+        sides) facing most directly away from `away_from`, or back down (IT 170, 173: a 0.4 m lid's origin rises
+        0.2 m and moves 0.2 m to the far side)."""
+        if not opened:
+            if lid.closed_offset is not None:
+                lid.attach_offset, lid.closed_offset = lid.closed_offset, None
+            return
+        if lid.closed_offset is not None:
+            return
+        self.forward()
+        cpos, cmat = self.body_pos(container), self.body_mat(container)
+        sides = [cmat[:, 0], -cmat[:, 0], cmat[:, 1], -cmat[:, 1]]  # the container's local x and (MCS) z sides
+        away = cpos[:2] - away_from[:2] if away_from is not None else -cmat[:2, 1]
+        hinge_side = max(sides, key=lambda side: float(side[:2] @ away))
+        hinge_side = np.array([hinge_side[0], hinge_side[1], 0.0]) / max(np.linalg.norm(hinge_side[:2]), 1e-9)
+        lid_mat = self.body_mat(lid)
+        half = lid.size[[0, 2, 1]] / 2.0  # MuJoCo axes
+        reach = float(np.sum(np.abs(lid_mat.T @ hinge_side) * half))  # origin to that edge along the side
+        pivot = self.body_pos(lid) + hinge_side * reach
+        turn = _axis_rotation(np.cross([0.0, 0.0, 1.0], hinge_side), math.pi / 2.0)
+        pos, mat = pivot + turn @ (self.body_pos(lid) - pivot), turn @ lid_mat
+        lid.closed_offset = lid.attach_offset
+        lid.attach_offset = (cmat.T @ (pos - cpos), cmat.T @ mat)
+        self.set_pose(lid, pos, mat)
+        self.forward()
 
     def _set_lid(self, obj: SimObject, opened: bool) -> None:
         """Move an object's lids, doors and drawers to their open (or closed) pose; a drawer takes its contents.
@@ -615,6 +648,13 @@ def _geom_bottom(model: mujoco.MjModel, data: mujoco.MjData, g: int) -> float:
 # ----------------------------------------------------------------------------------------------
 # Building
 # ----------------------------------------------------------------------------------------------
+def _axis_rotation(axis: np.ndarray, angle: float) -> np.ndarray:
+    """Rotation matrix of `angle` radians about a unit `axis` (Rodrigues)."""
+    x, y, z = np.asarray(axis, float) / max(float(np.linalg.norm(axis)), 1e-12)
+    k = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    return np.eye(3) + math.sin(angle) * k + (1.0 - math.cos(angle)) * (k @ k)
+
+
 def _scene_flag(value, default: bool) -> bool:
     return default if value is None else bool(value)
 

@@ -361,6 +361,14 @@ def test_material_color_names_from_csv():
     assert len(material_names()) == 243
 
 
+def test_flat_custom_colours_are_reported_own_colour_first():
+    from mcs_plugin.sim.materials import reported_color_names
+
+    assert reported_color_names("Custom/Materials/Cyan") == ("cyan", "blue", "green")
+    assert reported_color_names("Custom/Materials/Magenta") == ("magenta", "purple", "red")
+    assert reported_color_names("Custom/Materials/OrangeDrywallMCS") == ("orange",)
+
+
 def test_material_lookup_fallbacks():
     assert material_color_names("ai2-thor/materials/plastics/bluerubber") == ["blue"]  # case-insensitive
     assert material_color_names("BlueRubber") == ["blue"]  # last path component

@@ -145,6 +145,58 @@ def test_lid_attachment_fixes_the_lid_to_its_container(sim):
     assert obj(outs[-1], "container").position["x"] == pytest.approx(0.4, abs=1e-3)
 
 
+def _lidded_container(**container_flags) -> tuple[dict, dict]:
+    """A 0.4 m separate_container at (0, 1.5) with a grey lid lowered onto it at step 2 and attached at step 3."""
+    container = {"id": "container", "type": "separate_container", "receptacle": True, "openable": True,
+                 "kinematic": True, "salientMaterials": ["metal"],
+                 "materials": ["AI2-THOR/Materials/Metals/BrushedIron_AlbedoTransparency"],
+                 "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.5}, "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}],
+                 **container_flags}
+    lid = {"id": "lid", "type": "lid", "lidAttachment": {"stepBegin": 3, "lidAttachmentObjId": "container"},
+           "materials": ["UnityAssetStore/Wooden_Toys_Bundle/ToyBlocks/meshes/Materials/gray_1x1"],
+           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.6, "z": 1.5}, "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}],
+           "moves": [{"stepBegin": 1, "stepEnd": 2, "vector": {"x": 0, "y": -0.1, "z": 0}}]}
+    return container, lid
+
+
+def test_an_attached_lid_swings_up_away_from_the_performer_and_reports_its_colours(sim):
+    container, lid = _lidded_container()
+    sim.start_scene(scene(container, lid, start=(0.0, 0.6), tilt=30))
+    assert obj(sim.last_output, "container").material_list == []  # the prefab reports no salient materials
+    outs = run(sim, 3)
+    assert obj(outs[-1], "container").texture_color_list == ["black", "grey"]  # its own and the lid's
+    opened = sim.step("OpenObject", objectId="lid")
+    assert opened.return_status == "SUCCESSFUL"
+    up = obj(opened, "lid").position  # turned up about its far (+z) bottom edge: 0.2 up, 0.2 further
+    assert (up["x"], up["y"], up["z"]) == pytest.approx((0.0, 0.6, 1.7), abs=1e-3)
+    assert sim.step("OpenObject", objectId="container").return_status == "IS_OPENED_COMPLETELY"
+    closed = sim.step("CloseObject", objectId="container")
+    assert closed.return_status == "SUCCESSFUL"
+    down = obj(closed, "lid").position
+    assert (down["x"], down["y"], down["z"]) == pytest.approx((0.0, 0.4, 1.5), abs=1e-3)
+
+
+def test_a_dragged_container_takes_what_is_inside_along(sim):
+    container, lid = _lidded_container(moves=[{"stepBegin": 4, "stepEnd": 7, "vector": {"x": 0, "y": 0, "z": -0.25}}])
+    inside = ball("inside", z=1.5, diameter=0.2)
+    inside["shows"][0]["position"]["y"] = 0.2
+    sim.start_scene(scene(container, lid, inside))
+    outs = run(sim, 10)
+    moved = obj(outs[-1], "inside").position
+    assert (moved["x"], moved["z"]) == pytest.approx((0.0, 0.5), abs=0.01)
+    assert obj(outs[-1], "lid").position["z"] == pytest.approx(0.5, abs=1e-3)
+
+
+def test_released_during_its_move_an_object_keeps_the_moves_speed(sim):
+    dropped = block("dropped", y=1.0, physics=True, togglePhysics=[{"stepBegin": 2}],
+                    moves=[{"stepBegin": 1, "stepEnd": 2, "vector": {"x": 0, "y": -0.1, "z": 0}}])
+    sim.start_scene(scene(dropped))
+    outs = run(sim, 2)
+    # 0.1 m by each move, plus 0.1 m at the move's 2 m/s and a little gravity in the releasing step
+    assert obj(outs[0], "dropped").position["y"] == pytest.approx(0.9, abs=1e-3)
+    assert obj(outs[1], "dropped").position["y"] == pytest.approx(0.688, abs=0.005)
+
+
 # -- structures -------------------------------------------------------------------------------------
 def test_a_rotating_cog_carries_what_stands_on_it(sim):
     cog = {"id": "cog", "type": "rotating_cog", "structure": True,

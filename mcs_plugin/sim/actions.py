@@ -579,6 +579,8 @@ class ActionRunner:
             return failure
         outcome = Outcome(S.SUCCESSFUL, resolved_object=obj.id)
         opening = self._action == Action.OPEN_OBJECT
+        if obj.openable and obj.attached_to:  # an attached lid opens and closes its container (IT 170, 173)
+            obj = self.world.by_id.get(obj.attached_to, obj)
         if not obj.openable:
             outcome.status = S.NOT_OPENABLE
         elif opening and obj.locked:
@@ -592,7 +594,7 @@ class ActionRunner:
         else:
             if opening:
                 self._opened_once.add(obj.id)
-            self.world.set_open(obj, opening)
+            self.world.set_open(obj, opening, self.performer.camera_mj())
         return outcome
 
     def _restricted(self, obj: SimObject) -> bool:

@@ -515,6 +515,22 @@ class World:
                 found.append((other, float(dist), fromto))
         return found
 
+    def segment_contacts(self, x: float, y: float, low: float, high: float, margin: float) -> list[tuple[int, float, np.ndarray]]:
+        """contacts() of the vertical segment from `low` to `high` at (x, y) (MuJoCo frame): distances from the
+        segment itself, fromto from the segment to the other geom (the axis probe is resized for the query)."""
+        model, data = self.model, self.data
+        axis = self.axis_geom
+        size, rbound = model.geom_size[axis].copy(), float(model.geom_rbound[axis])
+        model.geom_size[axis][1] = max((high - low) / 2.0, 1e-4)
+        model.geom_rbound[axis] = model.geom_size[axis][1] + model.geom_size[axis][0]
+        data.geom_xpos[axis] = (x, y, (low + high) / 2.0)
+        data.geom_xmat[axis] = np.eye(3).reshape(-1)
+        radius = float(size[0])
+        found = [(geom, dist + radius, fromto) for geom, dist, fromto in self.contacts(axis, margin - radius)]
+        model.geom_size[axis] = size
+        model.geom_rbound[axis] = rbound
+        return found
+
     def lip_in_the_way(self, x: float, y: float, radius: float) -> bool:
         """Whether a platform lip's footprint comes within `radius` of the vertical line at (x, y) (MuJoCo frame):
         lips stop the performer whatever their height (IT 094)."""

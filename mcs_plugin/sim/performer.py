@@ -171,7 +171,9 @@ class Performer:
         """How deep Unity's capsule standing on `floor_y` at (x, z) overlaps each structure it meets (room included),
         and the unit direction (MuJoCo frame) that leads out of it."""
         found = []
-        low, high = floor_y + STRUCTURE_AXIS_LOW, floor_y + AXIS_HIGH
+        shorter = POSE_BODY_HEIGHT[STANDING] - POSE_BODY_HEIGHT[self.pose]  # legacy poses keep low bodies low
+        low = floor_y + STRUCTURE_AXIS_LOW
+        high = max(low, floor_y + AXIS_HIGH - shorter)
         for geom, gap, fromto in world.segment_contacts(x, z, low, high, STRUCTURE_RADIUS):
             owner = world.owner(geom)
             if owner is None or not (owner.structural or owner.is_floor):

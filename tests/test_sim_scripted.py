@@ -257,6 +257,53 @@ def test_platform_lips_stop_walking_off(sim):
     assert {o.uuid for o in outs[-1].structural_object_list} >= {"platform", "platform-front", "platform-back"}
 
 
+def test_stepping_off_a_platform_edge_drops_and_pushes_the_body_clear(sim):
+    platform = {"id": "platform", "type": "cube", "kinematic": True, "structure": True,
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.5, "z": 0}, "scale": {"x": 2, "y": 1, "z": 2}}]}
+    sim.start_scene(scene(platform, **{"performerStart": {
+        "position": {"x": 0, "y": 1, "z": 0.921}, "rotation": {"x": 0, "y": 0}}}))
+    on_edge = sim.step("MoveAhead")  # the axis 0.021 m past the edge: the 0.12 m sphere cast meets it
+    assert on_edge.camera_height == pytest.approx(1.762, abs=1e-3)
+    fallen = sim.step("MoveAhead")  # 0.121 m past: the cast just misses the edge (IT 065), the body falls
+    # and is pushed clear of the platform's side
+    assert fallen.camera_height == pytest.approx(0.762, abs=1e-3)
+    assert fallen.position["z"] == pytest.approx(1.0 + 0.221, abs=2e-3)
+    assert sim.step("MoveBack").return_status == "OBSTRUCTED"
+
+
+def _tilted_slab(length: float) -> dict:
+    """A 0.1 m thick slab tilted 25 degrees up toward -z, its centre on the floor at the origin (a ramp)."""
+    return {"id": "slab", "type": "cube", "kinematic": True, "structure": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0}, "rotation": {"x": 65, "y": 180, "z": 0},
+                       "scale": {"x": 0.75, "y": length, "z": 0.1}}]}
+
+
+def test_walking_off_the_top_end_of_a_ramp_slides_the_body_up_and_on(sim):
+    sim.start_scene(scene(_tilted_slab(1.0), yaw=180))
+    heights = [out.camera_height for out in run(sim, 5, "MoveAhead")]
+    assert heights == sorted(heights) and heights[-1] == pytest.approx(0.762 + 0.257, abs=2e-3)  # up to the top edge
+    off = sim.step("MoveAhead")  # past the end: down to the floor, then out of the slab's end along its normal
+    assert 0.762 < off.camera_height < 0.8
+    assert off.position["z"] < -0.65
+    assert sim.step("MoveAhead").camera_height == pytest.approx(0.762, abs=1e-3)
+
+
+def test_a_ramps_side_obstructs_from_the_floor(sim):
+    sim.start_scene(scene(_tilted_slab(3.0), start=(-0.6, -0.3), yaw=180))
+    assert sim.last_output.camera_height == pytest.approx(0.762, abs=1e-3)
+    assert sim.step("MoveLeft").return_status == "OBSTRUCTED"  # toward +x: the slab's side is 0.125 m away there
+    assert sim.step("MoveAhead").return_status == "SUCCESSFUL"  # along it, 0.225 m from it
+
+
+def test_walking_along_a_lip_is_not_obstructed(sim):
+    platform = {"id": "platform", "type": "cube", "kinematic": True, "structure": True,
+                "lips": {"front": True, "back": True, "left": True, "right": True},
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.25, "z": 0}, "scale": {"x": 2, "y": 0.5, "z": 2}}]}
+    sim.start_scene(scene(platform, start=(0.0, 0.66), yaw=90))  # the back lip's inner face 0.24 m away
+    assert sim.step("MoveAhead").return_status == "SUCCESSFUL"
+    assert sim.step("MoveLeft").return_status == "OBSTRUCTED"  # toward it
+
+
 def test_walking_into_a_hole_drops_the_performer(sim):
     sim.start_scene(scene(holes=[{"x": 0, "z": 1}]))
     out = sim.last_output

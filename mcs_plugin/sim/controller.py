@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import random
 from dataclasses import replace
@@ -39,6 +38,7 @@ from mcs_plugin.sim.performer import (
     CAMERA_FIELD_OF_VIEW,
     CAPSULE_TOP,
     CLIPPING_PLANES,
+    MOVE_DIRECTIONS,
     PERFORMER_RADIUS,
     PERFORMER_REACH,
     POSE_CAMERA_HEIGHT,
@@ -60,17 +60,6 @@ STANDING_CAMERA = POSE_CAMERA_HEIGHT[STANDING]
 INTUITIVE_PHYSICS_CAMERA = (0.0, 1.5, -4.5, 0.0, 0.0)  # x, y, z, yaw, tilt
 ISOMETRIC_CAMERA = (4.0, 3.0, -4.0, 315.0, 35.264)
 ISOMETRIC_FRONT_RIGHT_CAMERA = (4.0, 3.0, 4.0, 225.0, 35.264)
-
-
-def _changes_support(obj) -> bool:
-    """Whether an object can change what the performer stands on during a scene (a scripted structure, a seesaw)."""
-    spec = obj.scene_object
-    if obj.seesaw:
-        return True
-    if not obj.structural or spec is None:
-        return False
-    return bool(len(spec.shows) > 1 or (spec.shows and spec.shows[0].step_begin > 0) or spec.moves or spec.rotates
-                or spec.teleports or spec.hides or spec.toggle_physics)
 
 
 def lava_areas(scene: Scene) -> list[tuple[float, float, float, float]]:
@@ -100,8 +89,6 @@ class EmbeddedController:
         self._renderer = None
         self._agents: Agents | None = None
         self._movers: list = []
-        self._supports_change = True
-        self._performer_before = (0.0, 0.0)
         self.scene: Scene | None = None
         self.world: World | None = None
         self.performer: Performer | None = None
@@ -147,8 +134,6 @@ class EmbeddedController:
         self._runner.max_held = self.config.max_held_objects
         self._runner.noise = self.generate_noise
         self._runner.visible = self._visible
-        self._supports_change = any(_changes_support(o) for o in self.world.objects)
-        self._performer_before = (math.nan, math.nan)  # Initialize always matches the height
         self._movers = [o for o in self.world.objects if o.scene_object is not None and (o.structural or not o.dynamic)
                         and (o.scene_object.moves or o.scene_object.rotates)]
         self._agents = Agents(self.world)
@@ -195,12 +180,11 @@ class EmbeddedController:
             self._runner.hidden_params = self.goal.hidden_params_at_step(self.step_number)
         self.step_number += 1
         self._visible_cache = None
-        self._performer_before = (self.performer.x, self.performer.z)
         self._runner.step = self.step_number
         self._agents.begin_step(self.step_number)
         outcome = self._runner.run(name, params)
         self._agents.performer_acted(name)
-        self._advance()
+        self._advance(matched=name in MOVE_DIRECTIONS)
         self._visible_cache = None  # the action and physics changed what can be seen
         if name == Action.END_HABITUATION.value and self.habituation_trial is not None:
             self.habituation_trial += 1
@@ -312,12 +296,11 @@ class EmbeddedController:
         choices = ", ".join(a if not p else f"{a}({p})" for a, p in allowed)
         raise ValueError(f"action {name} {params or ''} is not allowed at step {self.step_number + 1}; allowed: {choices}")
 
-    def _advance(self) -> None:
-        """Physics for one action, scripted events, held objects, lava."""
+    def _advance(self, matched: bool = False) -> None:
+        """Physics for one action, scripted events, held objects, lava. Unity stands the performer on the structure
+        below before the physics of every action; moves do it themselves (`matched`), before and after the step."""
         world = self.world
-        # Stand on the structure below, when what is below can have changed: the performer moved (its moves match
-        # the height themselves, teleports do not) or scripts/physics move structures.
-        if self._supports_change or (self.performer.x, self.performer.z) != self._performer_before:
+        if not matched:
             self.performer.match_height(world)
         self._agents.step(self.step_number, (self.performer.x, self.performer.z))
         standing_on = None

@@ -26,7 +26,10 @@ CAPSULE_TOP = 1.047  # top of Unity's capsule above the feet: height matching ca
 SUPPORT_RADIUS = 0.12  # radius of the sphere MCS casts down to find the structure the performer stands on
 MAX_RISE = 0.13  # the most a 0.1 m step may climb: ramps up to 45 degrees (0.1), not 60 (0.17; IT 074, 076)
 CLIMB_NORMAL_Z = math.cos(math.radians(46.0))  # surfaces steeper than ~45 degrees cannot be climbed
-PUSH_OUT_RADIUS = 0.221  # after a change of height MCS pushes the body this far out of structures (IT 065, 083)
+STRUCTURE_RADIUS = 0.221  # Unity's capsule keeps its axis this far from structures: pushed out of a platform's or a
+# hole's side after a fall (IT 065, 083), stopped 0.2 m from a lip but not 0.236 m (IT 094, 101)
+STRUCTURE_AXIS_LOW = 0.225  # ...and that capsule's axis starts this far above the feet (its bottom at the feet): it
+# meets a ramp's side from the floor (IT 077) and slides up and off the top end of a ramp (IT 074: +0.034 m, 0.074 m on)
 PUSHABLE_MASS = 2.0  # walking into a lighter non-kinematic object shoves it (IT 011 1.9 kg) instead of stopping
 SHOVE_RADIUS = 0.2  # a shoved object is kept this far (surface) from the body's axis (IT 011)
 SHOVE_SPEED = 0.1  # m/s a shoved object keeps rolling with (IT 011)
@@ -149,7 +152,8 @@ class Performer:
     def match_height(self, world: World, top: float | None = None) -> bool:
         """Stand on the structure below (MCS MatchAgentHeightToStructureBelow): the camera goes to 0.762 above the
         first surface a sphere cast down from the top of the body meets, when that surface is a structure (room
-        floor, platform, ramp...) and not an ordinary object. Returns whether the height changed."""
+        floor, platform, ramp...) and not an ordinary object; a change of height then pushes the body out of the
+        structures it overlaps. Returns whether the height changed."""
         if self.fixed_camera_y is not None:
             return False
         if top is None:
@@ -159,42 +163,44 @@ class Performer:
             return False
         if abs(height - self.floor_y) < 1e-6:
             return False
-        dropped = height < self.floor_y - 0.05
         self.floor_y = height
-        self.place_capsule(world, self.x, self.z)
-        if dropped:
-            self._push_out(world)
+        self._push_out(world)
         return True
 
+    def _structure_overlaps(self, world: World, x: float, z: float, floor_y: float) -> list[tuple[float, np.ndarray]]:
+        """How deep Unity's capsule standing on `floor_y` at (x, z) overlaps each structure it meets (room included),
+        and the unit direction (MuJoCo frame) that leads out of it."""
+        found = []
+        shorter = POSE_BODY_HEIGHT[STANDING] - POSE_BODY_HEIGHT[self.pose]  # legacy poses keep low bodies low
+        low = floor_y + STRUCTURE_AXIS_LOW
+        high = max(low, floor_y + AXIS_HIGH - shorter)
+        for geom, gap, fromto in world.segment_contacts(x, z, low, high, STRUCTURE_RADIUS):
+            owner = world.owner(geom)
+            if owner is None or not (owner.structural or owner.is_floor):
+                continue
+            away = (fromto[:3] - fromto[3:]) * (1.0 if gap >= 0 else -1.0)
+            norm = float(np.linalg.norm(away))
+            if norm > 1e-9 and STRUCTURE_RADIUS - gap > 1e-6:
+                found.append((STRUCTURE_RADIUS - gap, away / norm))
+        return found
+
     def _push_out(self, world: World) -> None:
-        """After falling, move horizontally out of structures beside the body (Unity's ComputePenetration leaves
-        the axis PUSH_OUT_RADIUS from the structure it fell past: IT 065, 083)."""
-        model, data = world.model, world.data
-        axis = world.axis_geom
-        fromto = np.zeros(6)
+        """Move the body out of the structures it overlaps, deepest first (Unity's ComputePenetration after a change
+        of height: sideways out of a platform's side after a fall, IT 065, 083; up and off a ramp's end, IT 074)."""
         for _ in range(4):
-            self.place_capsule(world, self.x, self.z)
-            data.geom_xpos[axis] = (self.x, self.z, self.floor_y + (AXIS_LOW + AXIS_HIGH) / 2.0)
-            data.geom_xmat[axis] = np.eye(3).reshape(-1)
-            worst = None
-            for geom, _, _ in self._obstacles(world):
-                owner = world.owner(geom)
-                if owner is None or not (owner.structural or owner.is_floor):
-                    continue
-                gap = mujoco.mj_geomDistance(model, data, axis, geom, 1.0, fromto) + float(model.geom_size[axis][0])
-                away = fromto[:2] - fromto[3:5]
-                norm = float(np.linalg.norm(away))
-                if gap <= 0 or norm < 1e-9:
-                    continue
-                depth = PUSH_OUT_RADIUS - gap
-                if depth > 1e-6 and (worst is None or depth > worst[0]):
-                    worst = (depth, away / norm)
-            if worst is None:
+            overlaps = self._structure_overlaps(world, self.x, self.z, self.floor_y)
+            if not overlaps:
                 break
-            depth, away = worst
+            depth, away = max(overlaps, key=lambda overlap: overlap[0])
             self.x += float(away[0]) * depth
             self.z += float(away[1]) * depth
+            self.floor_y += float(away[2]) * depth
         self.place_capsule(world, self.x, self.z)
+
+    def _side_in_the_way(self, world: World, x: float, z: float) -> bool:
+        """Whether Unity's capsule, moved to (x, z) at its present height, would run into a structure too steep to
+        walk on (walls, platform sides, lips, the side of a ramp: IT 077); gentler surfaces are climbed."""
+        return any(away[2] < CLIMB_NORMAL_Z for _, away in self._structure_overlaps(world, x, z, self.floor_y))
 
     def clear_light_objects(self, world: World) -> list:
         """Push light objects that start inside the body out of it, radially, as far as a shove would (Unity's
@@ -256,8 +262,10 @@ class Performer:
         return max(best + float(world.model.geom_size[axis][0]), 0.0)
 
     def move(self, world: World, action: str, scale: float = 1.0) -> bool:
-        """Take one 0.1 m step (times `scale`, for noise), all or nothing; False when obstructed. Then stand on the
-        structure below (climbing ramps, stepping or falling down) and shove light objects out of the way."""
+        """Take one 0.1 m step (times `scale`, for noise), all or nothing; False when obstructed. As MCS: stand on the
+        structure below first, check the step at the present height, then stand on the structure below the new
+        position (climbing ramps, stepping or falling down) and shove light objects out of the way."""
+        self.match_height(world)
         ahead, right = MOVE_DIRECTIONS[action]
         delta = MOVE_DISTANCE * scale * (ahead * yaw_forward_mj(self.yaw) + right * yaw_right_mj(self.yaw))
         # Unity keeps positions in 32-bit floats: 0.01 + 4 x 0.1 is 0.41 there, not 0.41000000000000003 (IT 107).
@@ -266,7 +274,7 @@ class Performer:
         rise = new_floor - self.floor_y
         if rise > MAX_RISE * scale or (rise > 1e-3 and world.last_cast_normal[2] < CLIMB_NORMAL_Z):
             return False  # a structure too steep to climb (IT 076: 60 degrees) or a step up (IT 065)
-        if world.lip_in_the_way(x, z, float(world.model.geom_size[world.performer_geom][0])):
+        if world.lip_in_the_way(x, z, STRUCTURE_RADIUS) or self._side_in_the_way(world, x, z):
             return False
         if self.blocked_at(world, x, z, floor_y=max(new_floor, self.floor_y)):
             return False

@@ -556,6 +556,22 @@ class World:
                 found.append((other, float(dist), fromto))
         return found
 
+    def segment_contacts(self, x: float, y: float, low: float, high: float, margin: float) -> list[tuple[int, float, np.ndarray]]:
+        """contacts() of the vertical segment from `low` to `high` at (x, y) (MuJoCo frame): distances from the
+        segment itself, fromto from the segment to the other geom (the axis probe is resized for the query)."""
+        model, data = self.model, self.data
+        axis = self.axis_geom
+        size, rbound = model.geom_size[axis].copy(), float(model.geom_rbound[axis])
+        model.geom_size[axis][1] = max((high - low) / 2.0, 1e-4)
+        model.geom_rbound[axis] = model.geom_size[axis][1] + model.geom_size[axis][0]
+        data.geom_xpos[axis] = (x, y, (low + high) / 2.0)
+        data.geom_xmat[axis] = np.eye(3).reshape(-1)
+        radius = float(size[0])
+        found = [(geom, dist + radius, fromto) for geom, dist, fromto in self.contacts(axis, margin - radius)]
+        model.geom_size[axis] = size
+        model.geom_rbound[axis] = rbound
+        return found
+
     def lip_in_the_way(self, x: float, y: float, radius: float) -> bool:
         """Whether a platform lip's footprint comes within `radius` of the vertical line at (x, y) (MuJoCo frame):
         lips stop the performer whatever their height (IT 094)."""
@@ -579,31 +595,35 @@ class World:
         candidates = [g for g in np.nonzero(horizontal < radius)[0].tolist()
                       if g not in skip and model.geom_contype[g] != 0 and model.geom_group[g] < GROUP_PERFORMER
                       and model.geom_type[g] != mujoco.mjtGeom.mjGEOM_PLANE]
-        fromto = np.zeros(6)
         z = top
         data.geom_xpos[foot] = (x, y, z)
         candidates = [g for g in candidates if mujoco.mj_geomDistance(model, data, foot, g, 1.0, None) > 0.0]
         self.last_cast_normal = np.array([0.0, 0.0, 1.0])
-        best_geom, point = -1, np.array([x, y, -math.inf])
+        fromto = np.zeros(6)
         for _ in range(64):
-            if not candidates:
-                return -1, -math.inf
             data.geom_xpos[foot] = (x, y, z)
-            best = math.inf
+            step, falling = math.inf, []
             for g in candidates:
                 dist = mujoco.mj_geomDistance(model, data, foot, g, 50.0, fromto)
-                if dist < best:
-                    best, best_geom, point = dist, g, fromto[3:].copy()
-            if best < 1e-4:
-                break
-            if z - best < -50.0:
+                if dist < 1e-4:
+                    return self._cast_hit(g, np.array([x, y, z]), fromto[3:].copy())
+                drop = _vertical_clearance(dist, fromto)
+                if drop < math.inf:
+                    falling.append(g)
+                    step = min(step, drop)
+            candidates = falling
+            if not candidates or z - step < -50.0:
                 return -1, -math.inf
-            z -= best
-        normal = np.array([x, y, z]) - point
+            z -= step
+        return -1, -math.inf
+
+    def _cast_hit(self, geom: int, centre: np.ndarray, point: np.ndarray) -> tuple[int, float]:
+        """Record the surface normal where a sphere cast (sphere centre `centre`) met `geom` at `point`."""
+        normal = centre - point
         norm = float(np.linalg.norm(normal))
         if norm > 1e-9:
             self.last_cast_normal = normal / norm
-        return best_geom, float(point[2])
+        return geom, float(point[2])
 
     def collides(self, geom: int, ignore: Iterable[int] = (), margin: float = 0.0) -> bool:
         """Whether a geom (at its current pose) overlaps any present collidable geom not in `ignore`."""
@@ -621,6 +641,18 @@ class World:
             if mujoco.mj_geomDistance(model, data, geom, int(other), margin + 0.05, None) < margin:
                 return True
         return False
+
+
+def _vertical_clearance(dist: float, fromto: np.ndarray) -> float:
+    """How far a sphere may fall straight down before it can touch a convex geom `dist` away (nearest points
+    `fromto`, sphere first): the plane through the geom's nearest point separates them, and the sphere closes
+    on it at the downward part of their direction; inf when the geom is not below (it will never be met)."""
+    direction = fromto[3:] - fromto[:3]
+    norm = float(np.linalg.norm(direction))
+    if norm < 1e-12:
+        return 0.0
+    downward = -float(direction[2]) / norm
+    return dist / downward if downward > 1e-9 else math.inf
 
 
 def _geom_bottom(model: mujoco.MjModel, data: mujoco.MjData, g: int) -> float:

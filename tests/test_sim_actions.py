@@ -120,6 +120,22 @@ def test_image_coordinates_on_floor_and_walls(sim):
     assert out.resolved_object == "wall_front" and out.return_status == "NOT_MOVEABLE"
 
 
+def test_floor_with_holes_is_targeted_as_one_metre_tiles(sim):
+    """MCS IT 164: with holes, lava or floor textures the floor is 1 m tiles `floor<N>`, numbered row by row from the
+    -x, -z corner of a grid one tile wider than the room on each side (13 per row in a 10 m room)."""
+    sim.start_scene(scene(start=(-0.5, 4.6), yaw=90, tilt=60, holes=[{"x": 1, "z": 1}]))
+    out = sim.step("PickupObject", objectImageCoordsX=300, objectImageCoordsY=200)  # the tile at x 0, z 5
+    assert out.resolved_object == "floor149" and out.return_status == "NOT_PICKUPABLE"
+    out = sim.step("MoveObject", objectId="floor149")
+    assert out.resolved_object == "floor149" and out.return_status == "NOT_MOVEABLE"
+    out = sim.step("PushObject", objectId="floor110")  # the tile at x 0, z 2: 2.6 m away
+    assert out.resolved_object == "floor110" and out.return_status == "OUT_OF_REACH"
+    assert sim.step("PushObject", objectId="floor999").return_status == "NOT_OBJECT"
+    sim.start_scene(scene(start=(-0.5, 4.6), yaw=90, tilt=60))  # no holes: one floor object
+    assert sim.step("MoveObject", objectImageCoordsX=300, objectImageCoordsY=200).resolved_object == "floor"
+    assert sim.step("MoveObject", objectId="floor149").return_status == "NOT_OBJECT"
+
+
 def test_object_direction_targeting(sim):
     sim.start_scene(scene(ball(z=0.9, diameter=0.3)))
     direction = obj(sim.last_output, "ball").direction

@@ -21,7 +21,7 @@ from mcs_plugin.sim.performer import (
     STANDING,
     Performer,
 )
-from mcs_plugin.sim.world import SimObject, World, yaw_of
+from mcs_plugin.sim.world import FLOOR_ID, SimObject, World, yaw_of
 
 S = ReturnStatus
 HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera (IT 005, 046)
@@ -195,12 +195,12 @@ class ActionRunner:
         cam = self.performer.camera_mj()
         hit = None
         if object_id is not None:
-            obj = self.world.by_id.get(str(object_id))
+            obj = self.world.by_id.get(str(object_id)) or self.world.floor_tile(str(object_id))
             if obj is None or (not obj.present and not obj.held):
                 return None, S.NOT_OBJECT, None
             if obj.held:
                 return obj, None, None
-            visible = obj.id in self.visible()
+            visible = (FLOOR_ID if obj.is_floor else obj.id) in self.visible()
         else:
             direction = self._ray_from_params(params, prefix)
             if direction is None:
@@ -212,12 +212,24 @@ class ActionRunner:
             if obj is None:
                 return None, S.NOT_INTERACTABLE, None
             visible, hit = True, cam + direction * dist
+            if obj.is_floor and self.world.floor_grid is not None:
+                obj = self.world.floor_tile(self.world.floor_grid.tile_id(hit[0], hit[1]) or "") or obj
         if not visible:
             status = S.OUT_OF_REACH if self.world.distance_to(obj, cam) > PERFORMER_REACH - REACH_TOLERANCE else S.NOT_VISIBLE
             return obj, status, hit
-        if self.performer.reach_distance(self.world, obj) > PERFORMER_REACH - REACH_TOLERANCE:
+        if self._reach_distance(obj) > PERFORMER_REACH - REACH_TOLERANCE:
             return obj, S.OUT_OF_REACH, hit
         return obj, None, hit
+
+    def _reach_distance(self, obj: SimObject) -> float:
+        """Distance from the body's axis to an object's nearest surface; for a floor tile, to its 1 m square."""
+        grid = self.world.floor_grid
+        centre = grid.tile_centre(obj.id) if obj.is_floor and grid is not None else None
+        if centre is None:
+            return self.performer.reach_distance(self.world, obj)
+        own = np.array([self.performer.x, self.performer.z])
+        nearest = np.clip(own, np.array(centre) - 0.5, np.array(centre) + 0.5)
+        return self.performer.axis_distance(np.array([nearest[0], nearest[1], 0.0]))
 
     def _target(self, params: dict, prefix: str = "object") -> tuple[SimObject | None, Outcome | None, np.ndarray | None]:
         """Resolve a target and apply MCS's precedence: NOT_OBJECT, OUT_OF_REACH / NOT_VISIBLE."""

@@ -355,7 +355,8 @@ class ActionRunner:
         performer = self.performer
         performer.x = float(hidden.get("xPosition", performer.x))
         performer.z = float(hidden.get("zPosition", performer.z))
-        performer.yaw = float(hidden.get("yRotation", performer.yaw)) % 360.0
+        if "yRotation" in hidden:  # MCS teleports the body's yaw and levels the camera (IT 172: tilt 10 -> 0)
+            performer.yaw, performer.tilt = float(hidden["yRotation"]) % 360.0, 0.0
         performer.place_capsule(self.world, performer.x, performer.z)
         for obj in self.world.objects:
             if obj.dynamic and obj.present:

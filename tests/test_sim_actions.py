@@ -206,6 +206,27 @@ def test_put_into_open_container_and_obstructed_when_closed(sim):
     assert abs(placed.position["z"] - chest_meta.position["z"]) < 0.3
 
 
+def test_put_into_open_container_beyond_arms_length_goes_to_its_centre(sim):
+    """MCS IT 028, 070: an opened chest whose centre is 1.2 m away still takes the object, at its centre, let go
+    0.05 m above its floor (it lands during the next step)."""
+    sim.start_scene(scene(ball(z=0.8, diameter=0.2), chest(z=1.2), tilt=20))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    assert sim.step("OpenObject", objectId="chest").return_status == "SUCCESSFUL"
+    out = sim.step("PutObject", receptacleObjectId="chest")
+    assert out.return_status == "SUCCESSFUL"
+    placed = obj(out, "ball").position
+    assert (placed["x"], placed["z"]) == pytest.approx((0.0, 1.2), abs=0.01)
+    landed = obj(sim.step("Pass"), "ball").position
+    assert 0.02 < placed["y"] - landed["y"] < 0.06
+
+
+def test_light_object_inside_the_body_at_the_start_is_pushed_out_ahead(sim):
+    """MCS IT 082, 163: a small ball starting inside the body ends with its centre 0.254 m from the body's axis."""
+    sim.start_scene(scene(ball(z=0.2, diameter=0.05), tilt=50))
+    assert obj(sim.last_output, "ball").position["z"] == pytest.approx(0.254, abs=0.005)
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+
+
 def test_put_on_non_receptacle(sim):
     sim.start_scene(scene(ball("a", x=-0.2, z=0.8, diameter=0.2), ball("b", x=0.2, z=0.8, diameter=0.2), tilt=30))
     sim.step("PickupObject", objectId="a")

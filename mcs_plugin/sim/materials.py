@@ -12,9 +12,8 @@ Public API
 ``reported_color_names(material)``  colour names as the MCS 0.7.4 Unity app reports them
     (``ObjectMetadata.texture_color_list``): Unity's own registry (``data/unity_material_colors.csv``,
     keyed by the last path component, from the app's MCSConfig), which lists fewer names than the
-    generator table for some materials (``WornWood`` -> brown, not black brown) or orders them its own
-    way (``Custom/Materials/Cyan`` -> cyan blue green: IT 088, 170, 172, 173); the generator table for
-    anything Unity's registry lacks (the other flat ``Custom/Materials/*`` colours).
+    generator table for some materials (``WornWood`` -> brown, not black brown); the generator table
+    for the flat ``Custom/Materials/*`` colours and anything Unity's registry lacks.
 ``material_rgb(material)``  a representative render colour (r, g, b) in 0..1.
     From the colour names: when a material lists a specific colour (cyan, magenta, olive, ...)
     together with the basic ones it is "near" (``Custom/Materials/Cyan`` -> blue cyan green), the
@@ -230,6 +229,10 @@ def reported_color_names(material: str) -> tuple[str, ...]:
     if not material or not isinstance(material, str):
         return ()
     key = material.strip()
-    exact, lower = _unity_table()
-    component = key.rstrip("/").rsplit("/", 1)[-1]
-    return exact.get(component) or lower.get(component.lower()) or tuple(material_color_names(key))
+    if not key.startswith("Custom/"):
+        exact, lower = _unity_table()
+        component = key.rstrip("/").rsplit("/", 1)[-1]
+        names = exact.get(component) or lower.get(component.lower())
+        if names:
+            return names
+    return tuple(material_color_names(key))

@@ -49,3 +49,8 @@ def scene(*objects: dict, name: str = "test", start=(0.0, 0.0), yaw: float = 0.0
 def obj(output, object_id: str):
     """The ObjectMetadata of an object (or structure) in a step output, or None."""
     return next((o for o in output.object_list + output.structural_object_list if o.uuid == object_id), None)
+
+
+def run(sim, steps: int, action: str = "Pass") -> list:
+    """The outputs of `steps` repetitions of one action."""
+    return [sim.step(action) for _ in range(steps)]

@@ -121,6 +121,14 @@ def test_catalog_is_cached():
 # ------------------------------------------------------------------------------------------------
 # Specific types
 # ------------------------------------------------------------------------------------------------
+def test_apples_have_their_origin_at_the_centre():
+    """Unity's apple prefabs (IT 151, 152), unlike the generator data's 0.03 m."""
+    for name in ("apple_1", "apple_2"):
+        apple = get_object_type(name)
+        assert apple.position_y_on_floor == pytest.approx(apple.size[1] / 2)
+        assert apple.bounds_center == pytest.approx((0.0, 0.0, 0.0))
+
+
 def test_soccer_ball():
     ball = get_object_type("soccer_ball")
     assert ball.size == pytest.approx((0.22, 0.22, 0.22))
@@ -351,6 +359,14 @@ def test_material_color_names_from_csv():
     assert material_color_names("Custom/Materials/Cyan") == ["blue", "cyan", "green"]
     assert material_color_names("AI2-THOR/Materials/Ceramics/BrownMarbleFake 1") == ["brown", "orange"]
     assert len(material_names()) == 243
+
+
+def test_flat_custom_colours_are_reported_own_colour_first():
+    from mcs_plugin.sim.materials import reported_color_names
+
+    assert reported_color_names("Custom/Materials/Cyan") == ("cyan", "blue", "green")
+    assert reported_color_names("Custom/Materials/Magenta") == ("magenta", "purple", "red")
+    assert reported_color_names("Custom/Materials/OrangeDrywallMCS") == ("orange",)
 
 
 def test_material_lookup_fallbacks():

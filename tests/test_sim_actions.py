@@ -99,6 +99,17 @@ def test_pickup_within_reach_and_held_placement(sim):
     assert held.distance_in_world == pytest.approx(0.591, abs=0.01)
 
 
+def test_a_picked_up_object_turns_to_face_the_way_the_performer_does(sim):
+    """MCS IT 151, 166, 167: whatever an object's rotation was, held it reports the performer's rotation."""
+    turned = ball(x=0.45, z=0.78, diameter=0.3)  # straight ahead of a performer facing 30 degrees
+    turned["shows"][0]["rotation"] = {"x": 0, "y": 80, "z": 0}
+    sim.start_scene(scene(turned, yaw=30, tilt=30))
+    out = sim.step("PickupObject", objectId="ball")
+    assert out.return_status == "SUCCESSFUL"
+    assert obj(out, "ball").rotation["y"] == pytest.approx(30, abs=0.5)
+    assert obj(sim.step("RotateRight"), "ball").rotation["y"] == pytest.approx(40, abs=0.5)
+
+
 def test_pickup_out_of_reach(sim):
     """MCS IT 006: the same ball 0.11 m further is OUT_OF_REACH."""
     sim.start_scene(scene(ball(z=1.25)))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mcs_plugin.sim.controller import EmbeddedController
-from tests.sim_scenes import ball, chest, scene
+from tests.sim_scenes import ball, chest, obj, run, scene
 
 
 def cube(object_id: str, x: float = 0.0, y: float = 0.1, z: float = 1.0, size: float = 0.2, mass: float = 1.0,
@@ -148,3 +148,31 @@ def test_picking_up_a_container_takes_its_contents_along(sim):
     landed = poses(out)
     assert landed["inside"][0][1] > landed["bowl"][0][1]  # still in the bowl
     assert np.linalg.norm((landed["inside"][0] - landed["bowl"][0])[[0, 2]]) < 0.05
+
+
+def test_openable_containers_fall_but_immovable_furniture_holds_still(sim):
+    """MCS IT 167: a chest shown 5 cm up falls to what is below; IT 020: a sofa shown 5 cm up stays there."""
+    raised_chest = chest(z=1.5)
+    raised_chest["shows"][0]["position"]["y"] = 0.05
+    sofa = {"id": "sofa", "type": "sofa_2", "mass": 50, "receptacle": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.05, "z": 4.0}}]}
+    sim.start_scene(scene(raised_chest, sofa))
+    out = run(sim, 10)[-1]
+    assert obj(out, "chest").position["y"] == pytest.approx(0.0, abs=0.005)
+    assert obj(out, "sofa").position["y"] == pytest.approx(0.05, abs=1e-6)
+
+
+def test_what_a_container_on_a_rotating_cog_holds_rides_with_it(sim):
+    """MCS IT 167: a ball in a chest on a turning cog goes round with the chest from the first step."""
+    cog = {"id": "cog", "type": "rotating_cog", "structure": True,
+           "shows": [{"stepBegin": 0, "position": {"x": 0.2, "y": 0.01, "z": 1.5}, "scale": {"x": 3, "y": 0.01, "z": 3}}],
+           "rotates": [{"stepBegin": 1, "stepEnd": 9, "vector": {"x": 0, "y": 10, "z": 0}}]}
+    box = chest(z=0.6)
+    box["shows"][0]["position"]["y"] = 0.05
+    toy = ball(z=0.6, diameter=0.22)
+    toy["shows"][0]["position"]["y"] = 0.2
+    sim.start_scene(scene(cog, box, toy))
+    for out in run(sim, 9):
+        held_in, container = obj(out, "ball").position, obj(out, "chest").position
+        assert (held_in["x"], held_in["z"]) == pytest.approx((container["x"], container["z"]), abs=0.01)
+    assert obj(out, "chest").rotation["y"] == pytest.approx(90, abs=1)

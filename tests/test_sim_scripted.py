@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcs_plugin.sim.controller import EmbeddedController
-from tests.sim_scenes import ball, chest, obj, scene
+from tests.sim_scenes import ball, chest, obj, run, scene
 
 RED = "AI2-THOR/Materials/Plastics/OrangePlastic"
 BLUE = "AI2-THOR/Materials/Plastics/BlueRubber"
@@ -19,10 +19,6 @@ def block(object_id: str = "block", x: float = 0.0, y: float = 0.15, z: float = 
     return {"id": object_id, "type": "cube", "mass": 1, "materials": [RED],
             "shows": [{"stepBegin": 0, "position": {"x": x, "y": y, "z": z}, "scale": {"x": size, "y": size, "z": size}}],
             **flags}
-
-
-def run(sim, steps: int, action: str = "Pass") -> list:
-    return [sim.step(action) for _ in range(steps)]
 
 
 # -- moves, rotates, teleports, shows, hides ----------------------------------------------------------
@@ -203,6 +199,58 @@ def test_lid_attachment_fixes_the_lid_to_its_container(sim):
     assert obj(outs[-1], "container").position["x"] == pytest.approx(0.4, abs=1e-3)
 
 
+def _lidded_container(**container_flags) -> tuple[dict, dict]:
+    """A 0.4 m separate_container at (0, 1.5) with a grey lid lowered onto it at step 2 and attached at step 3."""
+    container = {"id": "container", "type": "separate_container", "receptacle": True, "openable": True,
+                 "kinematic": True, "salientMaterials": ["metal"],
+                 "materials": ["AI2-THOR/Materials/Metals/BrushedIron_AlbedoTransparency"],
+                 "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.5}, "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}],
+                 **container_flags}
+    lid = {"id": "lid", "type": "lid", "lidAttachment": {"stepBegin": 3, "lidAttachmentObjId": "container"},
+           "materials": ["UnityAssetStore/Wooden_Toys_Bundle/ToyBlocks/meshes/Materials/gray_1x1"],
+           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.6, "z": 1.5}, "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}],
+           "moves": [{"stepBegin": 1, "stepEnd": 2, "vector": {"x": 0, "y": -0.1, "z": 0}}]}
+    return container, lid
+
+
+def test_an_attached_lid_swings_up_away_from_the_performer_and_reports_its_colours(sim):
+    container, lid = _lidded_container()
+    sim.start_scene(scene(container, lid, start=(0.0, 0.6), tilt=30))
+    assert obj(sim.last_output, "container").material_list == []  # the prefab reports no salient materials
+    outs = run(sim, 3)
+    assert obj(outs[-1], "container").texture_color_list == ["black", "grey"]  # its own and the lid's
+    opened = sim.step("OpenObject", objectId="lid")
+    assert opened.return_status == "SUCCESSFUL"
+    up = obj(opened, "lid").position  # turned up about its far (+z) bottom edge: 0.2 up, 0.2 further
+    assert (up["x"], up["y"], up["z"]) == pytest.approx((0.0, 0.6, 1.7), abs=1e-3)
+    assert sim.step("OpenObject", objectId="container").return_status == "IS_OPENED_COMPLETELY"
+    closed = sim.step("CloseObject", objectId="container")
+    assert closed.return_status == "SUCCESSFUL"
+    down = obj(closed, "lid").position
+    assert (down["x"], down["y"], down["z"]) == pytest.approx((0.0, 0.4, 1.5), abs=1e-3)
+
+
+def test_a_dragged_container_takes_what_is_inside_along(sim):
+    container, lid = _lidded_container(moves=[{"stepBegin": 4, "stepEnd": 7, "vector": {"x": 0, "y": 0, "z": -0.25}}])
+    inside = ball("inside", z=1.5, diameter=0.2)
+    inside["shows"][0]["position"]["y"] = 0.2
+    sim.start_scene(scene(container, lid, inside))
+    outs = run(sim, 10)
+    moved = obj(outs[-1], "inside").position
+    assert (moved["x"], moved["z"]) == pytest.approx((0.0, 0.5), abs=0.01)
+    assert obj(outs[-1], "lid").position["z"] == pytest.approx(0.5, abs=1e-3)
+
+
+def test_released_during_its_move_an_object_keeps_the_moves_speed(sim):
+    dropped = block("dropped", y=1.0, physics=True, togglePhysics=[{"stepBegin": 2}],
+                    moves=[{"stepBegin": 1, "stepEnd": 2, "vector": {"x": 0, "y": -0.1, "z": 0}}])
+    sim.start_scene(scene(dropped))
+    outs = run(sim, 2)
+    # 0.1 m by each move, plus 0.1 m at the move's 2 m/s and a little gravity in the releasing step
+    assert obj(outs[0], "dropped").position["y"] == pytest.approx(0.9, abs=1e-3)
+    assert obj(outs[1], "dropped").position["y"] == pytest.approx(0.688, abs=0.005)
+
+
 # -- structures -------------------------------------------------------------------------------------
 def test_a_rotating_cog_carries_what_stands_on_it(sim):
     cog = {"id": "cog", "type": "rotating_cog", "structure": True,
@@ -218,6 +266,25 @@ def test_a_rotating_cog_carries_what_stands_on_it(sim):
     # the performer stands on it too: carried from (0, 0) around to (-1, 1), turned by 90 degrees
     assert (outs[-1].position["x"], outs[-1].position["z"]) == pytest.approx((-1.0, 1.0), abs=0.02)
     assert outs[-1].rotation == pytest.approx(90.0, abs=0.01)
+
+
+def test_a_scripted_turn_of_a_physical_block_carries_its_stack_on_a_cog(sim):
+    cog = {"id": "cog", "type": "rotating_cog", "structure": True,
+           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.01, "z": 2.0}, "scale": {"x": 2, "y": 1, "z": 2}}],
+           "rotates": [{"stepBegin": 1, "stepEnd": 4, "vector": {"x": 0, "y": 10, "z": 0}}]}
+
+    def block(object_id: str, y: float, **extra) -> dict:
+        return {"id": object_id, "type": "block_blank_wood_cube", **extra,
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": y, "z": 2.0}}]}
+
+    base = block("base", 0.075)
+    turner = block("turner", 0.175, rotates=[{"stepBegin": 1, "stepEnd": 4, "vector": {"x": 0, "y": 33, "z": 0}}])
+    top = block("top", 0.275)
+    sim.start_scene(scene(turner, top, base, cog))  # the turner is listed before the cog that carries it
+    out = run(sim, 4)[-1]
+    assert obj(out, "base").rotation["y"] == pytest.approx(40, abs=1)  # the cog's 4 x 10 degrees
+    assert obj(out, "turner").rotation["y"] == pytest.approx(172, abs=1)  # its own 4 x 33 on top of that
+    assert obj(out, "top").rotation["y"] == pytest.approx(172, abs=1)  # carried rigidly by the turner
 
 
 def test_walking_up_a_ramp_raises_the_performer(sim):

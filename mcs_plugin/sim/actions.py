@@ -392,9 +392,10 @@ class ActionRunner:
         obj.held = obj.was_picked_up = True
         self.held.append(obj)
         self.world.set_present(obj, False)
-        # MCS keeps the object's rotation relative to the hand, which turns with the performer (IT 158); one taken
-        # from an agent comes straight and held as if it were bigger (IT 124, 125, 130, 134, 139).
-        self._held_rotation[obj.id] = np.eye(3) if from_agent else self.world.body_mat(obj).copy()
+        # MCS turns a picked-up object to face the way the hand does, whatever its rotation was, and turns it with
+        # the performer (IT 151, 158, 163, 166, 167, 170: held rotation_y = the performer's); one taken from an
+        # agent is held as if it were bigger (IT 124, 125, 130, 134, 139).
+        self._held_rotation[obj.id] = np.eye(3)
         if from_agent:
             self._from_agent.add(obj.id)
         self.set_hand(obj)
@@ -596,6 +597,8 @@ class ActionRunner:
             return failure
         outcome = Outcome(S.SUCCESSFUL, resolved_object=obj.id)
         opening = self._action == Action.OPEN_OBJECT
+        if obj.openable and obj.attached_to:  # an attached lid opens and closes its container (IT 170, 173)
+            obj = self.world.by_id.get(obj.attached_to, obj)
         if not obj.openable:
             outcome.status = S.NOT_OPENABLE
         elif opening and obj.locked:
@@ -609,7 +612,7 @@ class ActionRunner:
         else:
             if opening:
                 self._opened_once.add(obj.id)
-            self.world.set_open(obj, opening)
+            self.world.set_open(obj, opening, self.performer.camera_mj())
         return outcome
 
     def _restricted(self, obj: SimObject) -> bool:

@@ -113,6 +113,9 @@ PART_KINDS: tuple[str, ...] = (
 MESH_KINDS: tuple[str, ...] = (
     "cone", "pyramid", "square_frustum", "circle_frustum", "triangle_prism", "double_cone", "semi_sphere",
 )
+# A rotating cog's collider reaches past the generator's 1.0 m diameter (its teeth): Unity lifts the performer onto a
+# 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m (IT 170, 173; IT 167 rides from 0.21 m).
+COG_DIAMETER = 1.08
 MOVING_ROLES: tuple[str, ...] = ("lid", "door", "drawer")
 PART_ROLES: tuple[str, ...] = (
     "body", "wall", "floor", "top", "leg", "seat", "back", "arm", "base", "shelf", "side", "frame", "head",
@@ -246,6 +249,9 @@ _PREFER_DOC_SIZE = {
     "chest_2", "chest_3", "chest_8", "suitcase_1", "changing_table", "wardrobe",
     "case_8", "case_9", "bookcase_duplex_4_2", "bowl_6",  # bowl_6: IT 071 (hand pose), 166
 }
+# Prefabs whose origin is their centre although the generator data says otherwise: a held apple's origin is 0.142 m
+# below the camera and one resting on a cog reports its position 0.076 m up (IT 151, 152), as a centred origin gives.
+_CENTRED_ORIGIN = {"apple_1", "apple_2"}
 # Deprecated types without any size data: rough guesses (x, y, z), origin on the floor.
 _GUESSED_SIZES: dict[str, Vec3] = {
     "box_2": (0.4, 0.3, 0.4), "box_3": (0.3, 0.3, 0.3), "box_4": (0.5, 0.35, 0.5),
@@ -809,7 +815,8 @@ def _extra_rows() -> dict[str, dict[str, str]]:
         "door_4": dict(door),
         "door_4b": dict(door),
         "rotating_cog": {
-            "doc_section": "Structural", "gen_dims_xyz_at_scale1": "1.0/0.02/1.0", "gen_positionY_on_floor": "0.01",
+            "doc_section": "Structural", "gen_dims_xyz_at_scale1": f"{COG_DIAMETER}/0.02/{COG_DIAMETER}",
+            "gen_positionY_on_floor": "0.01",
             "gen_shape": "structural", "doc_details": "Turntable (thin disc, rotated by `rotates`)",
         },
         "semi_sphere_with_base": {
@@ -886,6 +893,8 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
         pos_y = _TOOL_HEIGHT / 2
     elif family == "blob":
         pos_y = _BLOB_STANDING_Y.get(name.replace("_nose", ""), size[1] / 2)
+    elif name in _CENTRED_ORIGIN:
+        pos_y = size[1] / 2
     elif pos_y is None:
         pos_y = 0.0
     pos_y = _clamp(float(pos_y), 0.0, size[1])
@@ -1065,6 +1074,11 @@ _MATERIAL_DEFAULTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ..
     ("pacifier", ("PLASTIC",), ("blue",), False),
     ("crayon_", ("WAX",), (), False),
 )
+
+
+# Types whose Unity prefab reports no salient materials whatever the scene gives (IT 170, 173: a
+# separate_container with salientMaterials ["metal"] reports material_list []).
+NO_REPORTED_MATERIALS: frozenset[str] = frozenset({"separate_container"})
 
 
 def default_materials(type_name: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:

@@ -13,7 +13,7 @@ Public API
     (``ObjectMetadata.texture_color_list``): Unity's own registry (``data/unity_material_colors.csv``,
     keyed by the last path component, from the app's MCSConfig), which lists fewer names than the
     generator table for some materials (``WornWood`` -> brown, not black brown); the generator table
-    for the flat ``Custom/Materials/*`` colours and anything Unity's registry lacks.
+    for the flat ``Custom/Materials/*`` colours (own colour first) and anything Unity's registry lacks.
 ``material_rgb(material)``  a representative render colour (r, g, b) in 0..1.
     From the colour names: when a material lists a specific colour (cyan, magenta, olive, ...)
     together with the basic ones it is "near" (``Custom/Materials/Cyan`` -> blue cyan green), the
@@ -235,4 +235,13 @@ def reported_color_names(material: str) -> tuple[str, ...]:
         names = exact.get(component) or lower.get(component.lower())
         if names:
             return names
-    return tuple(material_color_names(key))
+        return tuple(material_color_names(key))
+    return _own_colour_first(key, material_color_names(key))
+
+
+def _own_colour_first(material: str, names: list[str]) -> tuple[str, ...]:
+    """Unity lists a flat ``Custom/Materials/<Colour>...`` material's own colour first, then the generator's
+    others (IT 170, 173: ``Custom/Materials/Cyan`` -> cyan blue green; the generator sorts them by name)."""
+    component = material.rstrip("/").rsplit("/", 1)[-1].lower()
+    own = [name for name in names if component.startswith(name)]
+    return tuple(own + [name for name in names if name not in own])

@@ -23,9 +23,16 @@ import numpy as np
 
 from mcs_plugin.sim.coords import mcs_to_mj, unity_euler_to_mj_matrix
 from mcs_plugin.sim.materials import material_rgb
-from mcs_plugin.sim.world import SimObject, World, reported_colors
+from mcs_plugin.sim.world import (
+    PHYSICS_TIMESTEP,
+    SUBSTEPS_PER_ACTION,
+    SimObject,
+    World,
+    reported_colors,
+)
 
 UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a per-step AddForce acts
+ACTION_SECONDS = SUBSTEPS_PER_ACTION * PHYSICS_TIMESTEP  # simulated time of one action (MCS: 5 x 0.01 s)
 
 
 def in_range(step: int, begin: int, end: int | None, repeat: bool = False, wait: int = 0) -> bool:
@@ -153,13 +160,9 @@ def _motions(world: World, obj: SimObject, spec, step: int) -> None:
                 r = teleport.rotation
                 mat = unity_euler_to_mj_matrix(r.x, r.y, r.z)
             world.set_pose(obj, _swap(teleport.position), mat)
-    offset = np.zeros(3)
-    changed = False
-    for move in spec.moves or []:
-        if in_range(step, move.step_begin, move.step_end, move.repeat, move.step_wait):
-            vector = _swap(move.vector)
-            offset += vector if move.global_space else world.body_mat(obj) @ vector
-            changed = True
+    offset = _move_offset(world, obj, spec, step)
+    changed = offset is not None
+    offset = np.zeros(3) if offset is None else offset
     turn = np.eye(3)
     local_turn = np.eye(3)
     for rotate in spec.rotates or []:
@@ -175,19 +178,31 @@ def _motions(world: World, obj: SimObject, spec, step: int) -> None:
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
         velocity = world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6].copy() if obj.dynamic else None
         kinematic = not obj.dynamic or obj.frozen
-        # What rests on a kinematic mover (a rotating cog, a moving platform) rides along rigidly (IT 151, 152).
-        riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in world.carried_by(obj)] if kinematic else []
+        # What rests on a scripted mover (a rotating cog, a moving platform, a turning block) rides along rigidly
+        # (IT 151, 152).
+        riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in world.carried_by(obj)]
         new_pos, new_mat = pos + offset, turn @ mat @ local_turn
         world.set_pose(obj, new_pos, new_mat)
         if velocity is not None and not obj.frozen:  # a moved physical body keeps its motion
             world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = velocity
+        delta = new_mat @ mat.T
+        for rider, rider_pos, rider_mat in riders:
+            world.set_pose(rider, new_pos + delta @ (rider_pos - pos), delta @ rider_mat)
         if kinematic:
-            delta = new_mat @ mat.T
-            for rider, rider_pos, rider_mat in riders:
-                world.set_pose(rider, new_pos + delta @ (rider_pos - pos), delta @ rider_mat)
             world.script_moves.append((obj, pos, mat, new_pos, new_mat))
+        world.forward()  # later movers must see this pose (a rider's carrier may move after it)
     if obj.dynamic and not (obj.frozen or obj.ghost):
         _forces(world, obj, spec, step)
+
+
+def _move_offset(world: World, obj: SimObject, spec, step: int) -> np.ndarray | None:
+    """The world offset (MuJoCo frame) that the object's `moves` add at this step, None when none is active."""
+    offset = None
+    for move in spec.moves or []:
+        if in_range(step, move.step_begin, move.step_end, move.repeat, move.step_wait):
+            vector = _swap(move.vector)
+            offset = (0.0 if offset is None else offset) + (vector if move.global_space else world.body_mat(obj) @ vector)
+    return offset
 
 
 def _forces(world: World, obj: SimObject, spec, step: int) -> None:
@@ -229,15 +244,27 @@ def _flags(world: World, obj: SimObject, spec, step: int) -> None:
         world.set_ghost(obj, ghost)
     for toggle in spec.toggle_physics or []:
         if toggle.step_begin == step and obj.dynamic:
-            world.set_frozen(obj, not obj.frozen)
+            _toggle_physics(world, obj, spec, step)
     for change in spec.open_close or []:
         if change.step == step and obj.openable:
             world.set_open(obj, bool(change.open))
 
 
+def _toggle_physics(world: World, obj: SimObject, spec, step: int) -> None:
+    """togglePhysics: kinematic <-> physical. An object released while its `moves` run keeps their speed (the
+    move's vector per action) on top of the step's move: PhysX keeps a kinematic body's scripted velocity
+    (IT 170, 173: a ball let go during its last 0.1 m move drops 0.22 m in that step, not 0.11 m)."""
+    releasing = obj.frozen
+    world.set_frozen(obj, not obj.frozen)
+    offset = _move_offset(world, obj, spec, step) if releasing else None
+    if offset is not None:
+        world.data.qvel[obj.qvel_adr : obj.qvel_adr + 3] = offset / ACTION_SECONDS
+
+
 def _attach_lid(world: World, container_id: str, lid: SimObject) -> None:
     """lidAttachment (on the lid): from now on the lid stays where it is on its container and moves with it
-    (MCS parents it; the scene's placer moves have already lowered it into place, IT 170)."""
+    (MCS parents it; the scene's placer moves have already lowered it into place, IT 170), and the container
+    reports the lid's colours too."""
     container = world.by_id.get(container_id)
     if container is None or lid.held or container.held:
         return
@@ -248,6 +275,10 @@ def _attach_lid(world: World, container_id: str, lid: SimObject) -> None:
     container.attached_lid = lid.id
     lid.attached_to = container.id
     container.is_open = False
+    # Unity parents the lid to its container, whose colours then include the lid's (IT 170, 173).
+    own = container.texture_color_list
+    container.texture_color_list = own + [c for c in lid.texture_color_list if c not in own]
+    world.forward()  # this step's moves may have just lowered the lid (IT 188: its last move is at the attach step)
     cmat, cpos = world.body_mat(container), world.body_pos(container)
     lid.attach_offset = (cmat.T @ (world.body_pos(lid) - cpos), cmat.T @ world.body_mat(lid))
 

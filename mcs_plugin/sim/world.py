@@ -26,6 +26,9 @@ GROUP_OBJECT, GROUP_STRUCTURE, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 4, 5
 RAY_GROUPS = np.array([1, 1, 1, 1, 0, 0], dtype=np.uint8)
 
 REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a body counts as at rest
+# How far an object's bottom may sit inside a kinematic mover's top and still ride it (scenes place objects a
+# centimetre into a rotating cog, IT 170); plus float noise as the mover turns.
+CARRY_SINK = 0.01 + 1e-6
 SLEEP_ENERGY = 0.005  # Unity's default sleep threshold (kinetic energy / mass, m^2/s^2)
 SLEEP_ACTIONS = 8  # PhysX lets a body sleep after ~0.4 s under the threshold
 ANGULAR_DRAG = 0.5  # MCS rigidbody angular drag (1/s): spinning and rolling objects slow down
@@ -88,6 +91,7 @@ class SimObject:
     attached_lid: str = ""  # id of the lid attached to this container (lidAttachment)
     attached_to: str = ""  # id of the container this lid is attached to
     attach_offset: tuple | None = None  # (position, rotation) of an attached lid in its container's frame
+    closed_offset: tuple | None = None  # an attached lid's attach_offset while closed (kept while it is open)
     held_by_agent: str = ""  # id of the simulation agent holding this object (associatedWithAgent)
     scene_object: SceneObject | None = None
 
@@ -227,12 +231,44 @@ class World:
             self.model.geom_conaffinity[ids] = 0
             self.model.geom_group[ids] = GROUP_ABSENT
 
-    def set_open(self, obj: SimObject, opened: bool) -> None:
-        """Open or close an object's lid or door (an opened lid is out of the way of rays and bodies)."""
+    def set_open(self, obj: SimObject, opened: bool, away_from: np.ndarray | None = None) -> None:
+        """Open or close an object's lid or door (an opened lid is out of the way of rays and bodies); an attached
+        lid swings up on the side away from `away_from` (a MuJoCo point, the performer; default: the back)."""
         self.wake()
         obj.is_open = opened
         if obj.present:
             self._set_lid(obj, opened)
+        lid = self.by_id.get(obj.attached_lid) if obj.attached_lid else None
+        if lid is not None and lid.attach_offset is not None:
+            self._swing_attached_lid(obj, lid, opened, away_from)
+
+    def _swing_attached_lid(self, container: SimObject, lid: SimObject, opened: bool,
+                            away_from: np.ndarray | None) -> None:
+        """Turn an attached lid 90 degrees up about its bottom edge on the container side (one of its four local
+        sides) facing most directly away from `away_from`, or back down (IT 170, 173: a 0.4 m lid's origin rises
+        0.2 m and moves 0.2 m to the far side)."""
+        if not opened:
+            if lid.closed_offset is not None:
+                lid.attach_offset, lid.closed_offset = lid.closed_offset, None
+            return
+        if lid.closed_offset is not None:
+            return
+        self.forward()
+        cpos, cmat = self.body_pos(container), self.body_mat(container)
+        sides = [cmat[:, 0], -cmat[:, 0], cmat[:, 1], -cmat[:, 1]]  # the container's local x and (MCS) z sides
+        away = cpos[:2] - away_from[:2] if away_from is not None else -cmat[:2, 1]
+        hinge_side = max(sides, key=lambda side: float(side[:2] @ away))
+        hinge_side = np.array([hinge_side[0], hinge_side[1], 0.0]) / max(np.linalg.norm(hinge_side[:2]), 1e-9)
+        lid_mat = self.body_mat(lid)
+        half = lid.size[[0, 2, 1]] / 2.0  # MuJoCo axes
+        reach = float(np.sum(np.abs(lid_mat.T @ hinge_side) * half))  # origin to that edge along the side
+        pivot = self.body_pos(lid) + hinge_side * reach
+        turn = _axis_rotation(np.cross([0.0, 0.0, 1.0], hinge_side), math.pi / 2.0)
+        pos, mat = pivot + turn @ (self.body_pos(lid) - pivot), turn @ lid_mat
+        lid.closed_offset = lid.attach_offset
+        lid.attach_offset = (cmat.T @ (pos - cpos), cmat.T @ mat)
+        self.set_pose(lid, pos, mat)
+        self.forward()
 
     def _set_lid(self, obj: SimObject, opened: bool) -> None:
         """Move an object's lids, doors and drawers to their open (or closed) pose; a drawer takes its contents.
@@ -507,9 +543,10 @@ class World:
         return found
 
     def carried_by(self, mover: SimObject, gap: float = 0.06) -> list[SimObject]:
-        """Objects a kinematic mover (a rotating cog, a moving platform) carries: those standing over its footprint
-        with their bottom at most `gap` above its top (MCS carries even one hovering a little: IT 167), and
-        whatever rests on them."""
+        """Objects a kinematic mover (a rotating cog, a moving platform, a dragged container) carries: those
+        standing over its footprint with their bottom at most `gap` above its top (MCS carries even one hovering a
+        little: IT 167), what is inside it when it is a receptacle, whatever rests on them and what their
+        containers hold."""
         pos, mat = self.body_pos(mover), self.body_mat(mover)
         top = self.world_bounds(mover)[:, 2].max()
         half = mover.size / 2.0
@@ -522,10 +559,14 @@ class World:
             if abs(local[0]) > half[0] or abs(local[2]) > half[2]:
                 continue
             bottom = self.lowest_point(other)
-            if top - 0.01 <= bottom <= top + gap:
+            if top - CARRY_SINK <= bottom <= top + gap:
                 found.append(other)
+        if mover.receptacle:  # a moved container takes what is inside it along (IT 188: the shell game's ball)
+            found.extend(o for o in self.inside(mover) if o not in found and not o.is_agent)
         for base in list(found):
             found.extend(r for r in self.riders(base, frozen_too=True) if r not in found)
+            if base.receptacle:  # what is in a carried container rides too, resting or still falling (IT 167)
+                found.extend(r for r in self.inside(base) if r not in found)
         return found
 
     def riders(self, base: SimObject, frozen_too: bool = False) -> list[SimObject]:
@@ -662,6 +703,13 @@ def _geom_bottom(model: mujoco.MjModel, data: mujoco.MjData, g: int) -> float:
 # ----------------------------------------------------------------------------------------------
 # Building
 # ----------------------------------------------------------------------------------------------
+def _axis_rotation(axis: np.ndarray, angle: float) -> np.ndarray:
+    """Rotation matrix of `angle` radians about a unit `axis` (Rodrigues)."""
+    x, y, z = np.asarray(axis, float) / max(float(np.linalg.norm(axis)), 1e-12)
+    k = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    return np.eye(3) + math.sin(angle) * k + (1.0 - math.cos(angle)) * (k @ k)
+
+
 def _scene_flag(value, default: bool) -> bool:
     return default if value is None else bool(value)
 
@@ -690,7 +738,10 @@ def reported_colors(obj: SceneObject, materials: list[str] | None = None) -> lis
 
 
 def reported_materials(obj: SceneObject) -> list[str]:
-    """material_list of a scene object: its salientMaterials (upper-cased, known names only), else its type's."""
+    """material_list of a scene object: its salientMaterials (upper-cased, known names only), else its type's;
+    none for types whose prefab reports none."""
+    if obj.type in catalog.NO_REPORTED_MATERIALS:
+        return []
     if obj.salient_materials:
         return [m.upper() for m in obj.salient_materials if m.upper() in _MATERIAL_NAMES]
     return list(catalog.default_materials(obj.type)[0])
@@ -740,7 +791,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         dynamic=physics and not structural,
         # Furniture that only holds things (receptacles, openables that cannot be moved) stays put, as in MCS
         # (IT 020: a sofa shown 5 cm above the floor stays there); scene `physics` or moving affordances free it.
-        frozen=physics and not structural and (kinematic or not (moveable or bool(obj.physics))),
+        frozen=physics and not structural and (kinematic or not (moveable or openable or bool(obj.physics))),
         pickupable=pickupable,
         moveable=moveable,
         receptacle=receptacle,

@@ -129,6 +129,12 @@ def test_apples_have_their_origin_at_the_centre():
         assert apple.bounds_center == pytest.approx((0.0, 0.0, 0.0))
 
 
+def test_bowls_have_their_origin_at_the_bottom():
+    """Unity's bowl prefabs (IT 166), unlike the generator data's 0.005 m."""
+    for name in ("bowl_3", "bowl_4", "bowl_6", "bowl_6_static"):
+        assert get_object_type(name).position_y_on_floor == 0.0
+
+
 def test_soccer_ball():
     ball = get_object_type("soccer_ball")
     assert ball.size == pytest.approx((0.22, 0.22, 0.22))

@@ -249,9 +249,11 @@ _PREFER_DOC_SIZE = {
     "chest_2", "chest_3", "chest_8", "suitcase_1", "changing_table", "wardrobe",
     "case_8", "case_9", "bookcase_duplex_4_2", "bowl_6",  # bowl_6: IT 071 (hand pose), 166
 }
-# Prefabs whose origin is their centre although the generator data says otherwise: a held apple's origin is 0.142 m
-# below the camera and one resting on a cog reports its position 0.076 m up (IT 151, 152), as a centred origin gives.
+# Prefabs whose origin is not where the generator data's positionY puts it: apples' is their centre (a held apple's
+# origin is 0.142 m below the camera, one resting on a cog reports 0.076 m: IT 151, 152); bowls' is their bottom (a
+# bowl on a cog is 0.766 m below the camera standing on it, not 0.75: IT 166).
 _CENTRED_ORIGIN = {"apple_1", "apple_2"}
+_BOTTOM_ORIGIN_PREFIXES = ("bowl_",)
 # Deprecated types without any size data: rough guesses (x, y, z), origin on the floor.
 _GUESSED_SIZES: dict[str, Vec3] = {
     "box_2": (0.4, 0.3, 0.4), "box_3": (0.3, 0.3, 0.3), "box_4": (0.5, 0.35, 0.5),
@@ -893,6 +895,8 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
         pos_y = _TOOL_HEIGHT / 2
     elif family == "blob":
         pos_y = _BLOB_STANDING_Y.get(name.replace("_nose", ""), size[1] / 2)
+    elif name.startswith(_BOTTOM_ORIGIN_PREFIXES):
+        pos_y = 0.0
     elif name in _CENTRED_ORIGIN:
         pos_y = size[1] / 2
     elif pos_y is None:

@@ -131,6 +131,22 @@ def test_image_coordinates_on_floor_and_walls(sim):
     assert out.resolved_object == "wall_front" and out.return_status == "NOT_MOVEABLE"
 
 
+def test_floor_with_holes_is_targeted_as_one_metre_tiles(sim):
+    """MCS IT 164: with holes, lava or floor textures the floor is 1 m tiles `floor<N>`, numbered row by row from the
+    -x, -z corner of a grid one tile wider than the room on each side (13 per row in a 10 m room)."""
+    sim.start_scene(scene(start=(-0.5, 4.6), yaw=90, tilt=60, holes=[{"x": 1, "z": 1}]))
+    out = sim.step("PickupObject", objectImageCoordsX=300, objectImageCoordsY=200)  # the tile at x 0, z 5
+    assert out.resolved_object == "floor149" and out.return_status == "NOT_PICKUPABLE"
+    out = sim.step("MoveObject", objectId="floor149")
+    assert out.resolved_object == "floor149" and out.return_status == "NOT_MOVEABLE"
+    out = sim.step("PushObject", objectId="floor110")  # the tile at x 0, z 2: 2.6 m away
+    assert out.resolved_object == "floor110" and out.return_status == "OUT_OF_REACH"
+    assert sim.step("PushObject", objectId="floor999").return_status == "NOT_OBJECT"
+    sim.start_scene(scene(start=(-0.5, 4.6), yaw=90, tilt=60))  # no holes: one floor object
+    assert sim.step("MoveObject", objectImageCoordsX=300, objectImageCoordsY=200).resolved_object == "floor"
+    assert sim.step("MoveObject", objectId="floor149").return_status == "NOT_OBJECT"
+
+
 def test_object_direction_targeting(sim):
     sim.start_scene(scene(ball(z=0.9, diameter=0.3)))
     direction = obj(sim.last_output, "ball").direction
@@ -199,6 +215,27 @@ def test_put_into_open_container_and_obstructed_when_closed(sim):
     chest_meta = obj(out, "chest")
     assert not placed.held
     assert abs(placed.position["z"] - chest_meta.position["z"]) < 0.3
+
+
+def test_put_into_open_container_beyond_arms_length_goes_to_its_centre(sim):
+    """MCS IT 028, 070: an opened chest whose centre is 1.2 m away still takes the object, at its centre, let go
+    0.05 m above its floor (it lands during the next step)."""
+    sim.start_scene(scene(ball(z=0.8, diameter=0.2), chest(z=1.2), tilt=20))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    assert sim.step("OpenObject", objectId="chest").return_status == "SUCCESSFUL"
+    out = sim.step("PutObject", receptacleObjectId="chest")
+    assert out.return_status == "SUCCESSFUL"
+    placed = obj(out, "ball").position
+    assert (placed["x"], placed["z"]) == pytest.approx((0.0, 1.2), abs=0.01)
+    landed = obj(sim.step("Pass"), "ball").position
+    assert 0.02 < placed["y"] - landed["y"] < 0.06
+
+
+def test_light_object_inside_the_body_at_the_start_is_pushed_out_ahead(sim):
+    """MCS IT 082, 163: a small ball starting inside the body ends with its centre 0.254 m from the body's axis."""
+    sim.start_scene(scene(ball(z=0.2, diameter=0.05), tilt=50))
+    assert obj(sim.last_output, "ball").position["z"] == pytest.approx(0.254, abs=0.005)
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
 
 
 def test_put_on_non_receptacle(sim):

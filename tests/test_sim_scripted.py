@@ -129,6 +129,60 @@ def test_open_close_and_change_materials_and_states(sim):
     assert [obj(out, "painted").state_list for out in outs] == [["b"], ["c"], [], []]
 
 
+def _imitation_scene() -> dict:
+    """Two chests to open in order (left, then right) and a triggeredBy placer that descends and turns cyan."""
+    placer = block("placer", x=0, y=2.5, z=1.5, size=0.1, structure=True, triggeredBy=True,
+                   materials=["Custom/Materials/Magenta"],
+                   moves=[{"stepBegin": 0, "stepEnd": 1, "vector": {"x": 0, "y": -0.5, "z": 0}}],
+                   changeMaterials=[{"stepBegin": 2, "materials": ["Custom/Materials/Cyan"]}])
+    left, right = chest("left", x=-0.4, z=0.9), chest("right", x=0.4, z=0.9)
+    goal = {"category": "imitation", "triggeredByTargetSequence": ["left", "right"],
+            "metadata": {"target": {"id": "placer"}}}
+    return scene(left, right, placer, tilt=30, goal=goal)
+
+
+def test_triggered_by_objects_act_once_the_sequence_is_opened_in_order(sim):
+    """MCS IT 172: triggeredBy objects' scripts start, on their own clock, at the step the sequence completes."""
+    sim.start_scene(_imitation_scene())
+    heights = [obj(sim.step("Pass"), "placer").position["y"] for _ in range(3)]
+    assert heights == pytest.approx([2.5] * 3)  # nothing happens before the sequence is complete
+    assert sim.step("OpenObject", objectId="left").return_status == "SUCCESSFUL"
+    assert obj(sim.last_output, "placer").position["y"] == pytest.approx(2.5)
+    outs = [sim.step("OpenObject", objectId="right"), *run(sim, 3)]
+    assert [obj(out, "placer").position["y"] for out in outs] == pytest.approx([2.0, 1.5, 1.5, 1.5])
+    assert obj(outs[1], "placer").texture_color_list == ["magenta", "purple", "red"]
+    assert obj(outs[2], "placer").texture_color_list == ["cyan", "blue", "green"]  # Unity's order (IT 088, 172)
+    assert not any(out.triggered_by_sequence_incorrect for out in outs)
+
+
+def test_opening_a_container_out_of_order_ends_the_scene(sim):
+    """MCS IT 172: a wrong container sets triggered_by_sequence_incorrect and leaves only EndScene."""
+    sim.start_scene(_imitation_scene())
+    out = sim.step("OpenObject", objectId="right")
+    assert out.return_status == "SUCCESSFUL" and out.triggered_by_sequence_incorrect
+    assert [name for name, _ in out.action_list] == ["EndScene"]
+    assert obj(out, "placer").position["y"] == pytest.approx(2.5)
+
+
+def test_end_habituation_restarts_the_sequence_and_levels_the_camera():
+    """MCS IT 172: after EndHabituation the triggered objects are as at the start and the sequence counts anew;
+    a teleport that turns the body also levels the camera."""
+    data = _imitation_scene()
+    data["goal"]["action_list"] = [["Pass"], ["Pass"], ["EndHabituation,xPosition=0,zPosition=0,yRotation=0"]]
+    data["objects"][0]["openClose"] = [{"step": 1, "open": True}, {"step": 3, "open": False}]
+    data["objects"][1]["openClose"] = [{"step": 2, "open": True}, {"step": 3, "open": False}]
+    sim = EmbeddedController({"metadata": "oracle", "render": False})
+    sim.start_scene(data)
+    sim.step("Pass")
+    triggered = sim.step("Pass")  # the scripted openings complete the sequence
+    assert obj(triggered, "placer").position["y"] == pytest.approx(2.0)
+    out = sim.step("EndHabituation")
+    assert out.head_tilt == 0
+    assert obj(sim.step("Pass"), "placer").texture_color_list == ["magenta", "purple", "red"]
+    out = sim.step("OpenObject", objectId="right")  # a fresh sequence: the right chest is now out of order
+    assert out.return_status == "SUCCESSFUL" and out.triggered_by_sequence_incorrect
+
+
 def test_lid_attachment_fixes_the_lid_to_its_container(sim):
     container = {"id": "container", "type": "separate_container", "receptacle": True, "kinematic": True,
                  "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.5}, "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}],

@@ -21,11 +21,14 @@ from mcs_plugin.sim.performer import (
     STANDING,
     Performer,
 )
-from mcs_plugin.sim.world import SimObject, World, yaw_of
+from mcs_plugin.sim.world import FLOOR_ID, SimObject, World, yaw_of
 
 S = ReturnStatus
 HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera (IT 005, 046)
 HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at least this far above the floor)
+CONTAINER_DROP = 0.05  # an object put into a container is let go this far above its floor (IT 028; Unity's spawn points
+# there lie 0.05 above the bottom of the receptacle's trigger box)
+SURFACE_GAP = 0.002  # an object put onto a surface is set down just above it (IT 031-038: blocks land at once)
 AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower (IT 124)
 THROW_SPEED = 8.0  # m/s at force 1
 PUSH_IMPULSE = 10.0  # N*s at force 1 (IT 097, 109: a 1 kg ball leaves at 5 m/s with the default force 0.5)
@@ -195,12 +198,12 @@ class ActionRunner:
         cam = self.performer.camera_mj()
         hit = None
         if object_id is not None:
-            obj = self.world.by_id.get(str(object_id))
+            obj = self.world.by_id.get(str(object_id)) or self.world.floor_tile(str(object_id))
             if obj is None or (not obj.present and not obj.held):
                 return None, S.NOT_OBJECT, None
             if obj.held:
                 return obj, None, None
-            visible = obj.id in self.visible()
+            visible = (FLOOR_ID if obj.is_floor else obj.id) in self.visible()
         else:
             direction = self._ray_from_params(params, prefix)
             if direction is None:
@@ -212,12 +215,24 @@ class ActionRunner:
             if obj is None:
                 return None, S.NOT_INTERACTABLE, None
             visible, hit = True, cam + direction * dist
+            if obj.is_floor and self.world.floor_grid is not None:
+                obj = self.world.floor_tile(self.world.floor_grid.tile_id(hit[0], hit[1]) or "") or obj
         if not visible:
             status = S.OUT_OF_REACH if self.world.distance_to(obj, cam) > PERFORMER_REACH - REACH_TOLERANCE else S.NOT_VISIBLE
             return obj, status, hit
-        if self.performer.reach_distance(self.world, obj) > PERFORMER_REACH - REACH_TOLERANCE:
+        if self._reach_distance(obj) > PERFORMER_REACH - REACH_TOLERANCE:
             return obj, S.OUT_OF_REACH, hit
         return obj, None, hit
+
+    def _reach_distance(self, obj: SimObject) -> float:
+        """Distance from the body's axis to an object's nearest surface; for a floor tile, to its 1 m square."""
+        grid = self.world.floor_grid
+        centre = grid.tile_centre(obj.id) if obj.is_floor and grid is not None else None
+        if centre is None:
+            return self.performer.reach_distance(self.world, obj)
+        own = np.array([self.performer.x, self.performer.z])
+        nearest = np.clip(own, np.array(centre) - 0.5, np.array(centre) + 0.5)
+        return self.performer.axis_distance(np.array([nearest[0], nearest[1], 0.0]))
 
     def _target(self, params: dict, prefix: str = "object") -> tuple[SimObject | None, Outcome | None, np.ndarray | None]:
         """Resolve a target and apply MCS's precedence: NOT_OBJECT, OUT_OF_REACH / NOT_VISIBLE."""
@@ -340,7 +355,8 @@ class ActionRunner:
         performer = self.performer
         performer.x = float(hidden.get("xPosition", performer.x))
         performer.z = float(hidden.get("zPosition", performer.z))
-        performer.yaw = float(hidden.get("yRotation", performer.yaw)) % 360.0
+        if "yRotation" in hidden:  # MCS teleports the body's yaw and levels the camera (IT 172: tilt 10 -> 0)
+            performer.yaw, performer.tilt = float(hidden["yRotation"]) % 360.0, 0.0
         performer.place_capsule(self.world, performer.x, performer.z)
         for obj in self.world.objects:
             if obj.dynamic and obj.present:
@@ -411,8 +427,9 @@ class ActionRunner:
     def _place_on(self, obj: SimObject, receptacle: SimObject, hit: np.ndarray | None) -> bool:
         """Set a held object down upright on a receptacle's surface (at the hit point or above its centre).
 
-        As in MCS, the spot itself must be within reach of the performer's body axis (IT 035 vs 040), and the
-        object is placed upright (its yaw kept).
+        As in MCS, the spot on a surface must be within reach of the performer's body axis (IT 035 vs 040); an
+        opened container (chest, drawer) takes the object at its centre once the container itself is in reach
+        (IT 028: 1.2 m away, IT 070: 1.1 m). The object is placed upright (its yaw kept).
         """
         world = self.world
         box_low, box_high = world.geoms_box(receptacle)  # where its parts are now (drawers slide out)
@@ -423,17 +440,18 @@ class ActionRunner:
             half = max(obj.size[0], obj.size[2]) / 2.0
             middle = (box_low[:2] + box_high[:2]) / 2.0
             spot = middle
-            if self.performer.axis_distance(np.array([middle[0], middle[1], top])) > PERFORMER_REACH:
+            if not receptacle.openable and self.performer.axis_distance(np.array([*middle, top])) > PERFORMER_REACH:
                 low, high = box_low[:2] + half, box_high[:2] - half
                 low, high = np.minimum(low, middle), np.maximum(high, middle)
                 spot = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
         dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
         surface = top + 0.01 - dist if dist >= 0 else top
-        if self.performer.axis_distance(np.array([spot[0], spot[1], surface])) > PERFORMER_REACH - REACH_TOLERANCE:
+        in_reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface])) <= PERFORMER_REACH - REACH_TOLERANCE
+        if not (in_reach or receptacle.openable):
             return False
         mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
         local_centre = mat @ obj.bounds_center[[0, 2, 1]]
-        centre = np.array([spot[0], spot[1], surface + obj.size[1] / 2.0 + 0.002])
+        centre = np.array([spot[0], spot[1], surface + obj.size[1] / 2.0 + (CONTAINER_DROP if receptacle.openable else SURFACE_GAP)])
         self._release(obj, (centre - local_centre, mat))
         world.forward()
         return True

@@ -46,7 +46,12 @@ from mcs_plugin.sim.performer import (
     Performer,
 )
 from mcs_plugin.sim.reward import goal_achieved, step_reward
-from mcs_plugin.sim.scripts import apply_scripts, carry_attached_lids, object_states
+from mcs_plugin.sim.scripts import (
+    TriggerSequence,
+    apply_scripts,
+    carry_attached_lids,
+    object_states,
+)
 from mcs_plugin.sim.world import (
     GROUP_PERFORMER,
     PHYSICS_FRAMES_PER_SECOND,
@@ -138,6 +143,7 @@ class EmbeddedController:
                         and (o.scene_object.moves or o.scene_object.rotates)]
         self._agents = Agents(self.world)
         self._runner.agents = self._agents
+        self._trigger = TriggerSequence(self.world, scene.goal.triggered_by_target_sequence if scene.goal else None)
         self._colors = self._instance_colors()
         self._geom_rgb = geom_colors(self.world)
         self._setup_renderer()
@@ -183,6 +189,11 @@ class EmbeddedController:
         self._runner.step = self.step_number
         self._agents.begin_step(self.step_number)
         outcome = self._runner.run(name, params)
+        if name == Action.OPEN_OBJECT.value and outcome.status == ReturnStatus.SUCCESSFUL:
+            self._trigger.container_opened(outcome.resolved_object, self.step_number)
+        elif name == Action.END_HABITUATION.value:
+            self._trigger.restart(self.world)
+            self._geom_rgb = geom_colors(self.world)
         self._agents.performer_acted(name)
         self._advance(matched=name in MOVE_DIRECTIONS)
         self._visible_cache = None  # the action and physics changed what can be seen
@@ -289,7 +300,7 @@ class EmbeddedController:
         """Raise ValueError when the goal's action list for this step forbids the action."""
         if self.goal is None:
             return
-        context = (self.step_number, self.steps_on_lava, False, self.scene.is_passive())
+        context = (self.step_number, self.steps_on_lava, self._trigger.incorrect, self.scene.is_passive())
         if self.goal.is_action_allowed(context[0], name, params, *context[1:]):
             return
         allowed = self.goal.retrieve_action_list_at_step(*context)
@@ -307,7 +318,7 @@ class EmbeddedController:
         if self._movers:  # a performer standing on a scripted kinematic mover (a rotating cog) rides it (IT 166)
             standing_on, _ = self.performer.support(world, self.performer.x, self.performer.z,
                                                     self.performer._body_top())
-        recoloured = apply_scripts(world, self.step_number)
+        recoloured = apply_scripts(world, self.step_number, self._trigger)
         if standing_on is not None:
             self._ride(standing_on)
         if recoloured:
@@ -408,7 +419,7 @@ class EmbeddedController:
         if world_state and not config.disable_position:
             position = {"x": float(performer.x), "y": float(performer.camera_height), "z": float(performer.z)}
         action_list = self.goal.retrieve_action_list_at_step(
-            self.step_number, self.steps_on_lava, False, self.scene.is_passive()) if self.goal else []
+            self.step_number, self.steps_on_lava, self._trigger.incorrect, self.scene.is_passive()) if self.goal else []
         return StepMetadata(
             action_list=action_list,
             camera_aspect_ratio=(self.width, self.height),
@@ -440,7 +451,7 @@ class EmbeddedController:
             step_number=self.step_number,
             steps_on_lava=self.steps_on_lava,
             structural_object_list=structural,
-            triggered_by_sequence_incorrect=False,
+            triggered_by_sequence_incorrect=self._trigger.incorrect,
         )
 
     def _goal_ids(self) -> set[str]:

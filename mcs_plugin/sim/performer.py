@@ -32,6 +32,8 @@ STRUCTURE_AXIS_LOW = 0.225  # ...and that capsule's axis starts this far above t
 # meets a ramp's side from the floor (IT 077) and slides up and off the top end of a ramp (IT 074: +0.034 m, 0.074 m on)
 PUSHABLE_MASS = 2.0  # walking into a lighter non-kinematic object shoves it (IT 011 1.9 kg) instead of stopping
 SHOVE_RADIUS = 0.2  # a shoved object is kept this far (surface) from the body's axis (IT 011)
+START_CLEAR_RADIUS = 0.254  # a light object starting inside the body ends with its centre this far from the axis
+# (IT 163: a 0.1 m ball at 0.18 ends at 0.254; IT 082: a 0.05 m ball at 0.2 must end ahead of the view's lower edge)
 SHOVE_SPEED = 0.1  # m/s a shoved object keeps rolling with (IT 011)
 AGENT_COLLIDER_RADIUS = 0.07  # a simulation agent only stops the performer near its axis (IT 140: 0.39 m apart
 # passes, IT 148: 0.27 m stops), whatever its arms and body look like
@@ -213,9 +215,9 @@ class Performer:
                 continue
             if float(np.hypot(*(world.center(obj)[:2] - np.array([self.x, self.z])))) > radius + max(obj.size) + 0.1:
                 continue
-            push = SHOVE_RADIUS - self.reach_distance(world, obj)
             away = world.center(obj)[:2] - np.array([self.x, self.z])
             norm = float(np.linalg.norm(away))
+            push = START_CLEAR_RADIUS - norm
             if push <= 0:
                 continue
             direction = np.append(away / norm if norm > 1e-9 else yaw_forward_mj(self.yaw)[:2], 0.0)

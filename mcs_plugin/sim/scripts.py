@@ -10,6 +10,11 @@ as the MCS Unity app does (MCSMain.UpdateGameObjectOnStep, then Physics.Simulate
 - ``teleports`` (position, optional rotation), ``hides`` (gone for good), ``shrouds`` (not drawn, not seen, still
   physical), ``ghosts`` (collide with nothing and hold still), ``togglePhysics`` (kinematic <-> physical),
   ``openClose``, ``changeMaterials`` (colours), ``lidAttachment`` (a lid snaps onto its container).
+- ``triggeredBy`` objects (interactive imitation): their scripts other than ``shows`` wait until the containers of
+  the goal's ``triggeredByTargetSequence`` have been opened in order, and then run with steps counted from the
+  step the sequence was completed (IT 172: chest_3 opened at step 15, moves 0-7 run at 15-22, changeMaterials 8 at
+  23). Opening another container sets ``triggered_by_sequence_incorrect``; EndHabituation starts the sequence
+  afresh and puts the triggered objects' materials and physics back as they were (IT 172, step 30).
 """
 
 from __future__ import annotations
@@ -17,7 +22,14 @@ from __future__ import annotations
 import numpy as np
 
 from mcs_plugin.sim.coords import mcs_to_mj, unity_euler_to_mj_matrix
-from mcs_plugin.sim.world import PHYSICS_TIMESTEP, SUBSTEPS_PER_ACTION, SimObject, World
+from mcs_plugin.sim.materials import material_rgb
+from mcs_plugin.sim.world import (
+    PHYSICS_TIMESTEP,
+    SUBSTEPS_PER_ACTION,
+    SimObject,
+    World,
+    reported_colors,
+)
 
 UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a per-step AddForce acts
 ACTION_SECONDS = SUBSTEPS_PER_ACTION * PHYSICS_TIMESTEP  # simulated time of one action (MCS: 5 x 0.01 s)
@@ -52,35 +64,83 @@ def _swap(vector) -> np.ndarray:
     return mcs_to_mj(vector.x, vector.y, vector.z)
 
 
-def apply_scripts(world: World, step: int) -> list[str]:
+class TriggerSequence:
+    """The goal's triggeredByTargetSequence: containers to open in order before `triggeredBy` objects act."""
+
+    def __init__(self, world: World, order: list[str] | None):
+        self.order = list(order or [])
+        self.opened = 0  # how many containers of the sequence have been opened in order
+        self.completed_at: int | None = None  # the step the sequence was completed at
+        self.incorrect = False  # a container was opened out of order (MCS triggered_by_sequence_incorrect)
+        triggered = [o for o in world.objects if o.scene_object is not None and o.scene_object.triggered_by]
+        self._initial = [(o, o.frozen, list(o.texture_color_list), o.rgb) for o in triggered]
+
+    def container_opened(self, object_id: str, step: int) -> None:
+        """Count an opening: the next container of the sequence advances it, any other one breaks it."""
+        if not self.order or self.completed_at is not None or self.incorrect:
+            return
+        if object_id != self.order[self.opened]:
+            self.incorrect = True
+            return
+        self.opened += 1
+        if self.opened == len(self.order):
+            self.completed_at = step
+
+    def script_step(self, spec, step: int) -> int | None:
+        """The step an object's scripts (other than shows) are at: its own clock for a triggeredBy object, which
+        only starts once the sequence is complete (None before)."""
+        if not spec.triggered_by:
+            return step
+        return None if self.completed_at is None else step - self.completed_at
+
+    def restart(self, world: World) -> None:
+        """A new trial (EndHabituation): the sequence starts afresh, triggered objects are as at the start."""
+        self.opened, self.completed_at = 0, None
+        for obj, frozen, colors, rgb in self._initial:
+            obj.texture_color_list, obj.rgb = list(colors), rgb
+            if obj.dynamic and obj.frozen != frozen:
+                world.set_frozen(obj, frozen)
+            if obj.dynamic:
+                world.set_velocity(obj, np.zeros(3), np.zeros(3))
+
+
+def apply_scripts(world: World, step: int, trigger: TriggerSequence | None = None) -> list[str]:
     """Apply every scripted event of the scene's objects at `step` (call world.forward after).
 
     Returns the ids of objects whose materials changed (their render colours need refreshing).
     """
     recoloured: list[str] = []
     world.script_moves = []
+    if trigger is not None:
+        for obj in world.objects:  # scripted openings count before the objects they trigger act
+            if obj.openable and obj.scene_object is not None and any(
+                    change.step == step and change.open for change in obj.scene_object.open_close or []):
+                trigger.container_opened(obj.id, step)
     for obj in world.objects:
         spec = obj.scene_object
         if spec is None or not _has_scripts(spec, step):
             continue
+        own_step = trigger.script_step(spec, step) if trigger is not None else step
         if not obj.held:
-            _poses(world, obj, spec, step)
-        _flags(world, obj, spec, step)
+            _shows(world, obj, spec, step)
+        if own_step is None:
+            continue
+        if not obj.held and obj.present:
+            _motions(world, obj, spec, own_step)
+        _flags(world, obj, spec, own_step)
         for change in spec.change_materials or []:
-            if change.step_begin == step:
-                from mcs_plugin.sim.materials import material_rgb
-                from mcs_plugin.sim.world import reported_colors
-
+            if change.step_begin == own_step:
                 obj.texture_color_list = reported_colors(spec, change.materials)
                 if change.materials:
                     obj.rgb = material_rgb(change.materials[0])
                 recoloured.append(obj.id)
-        if spec.lid_attachment is not None and spec.lid_attachment.step_begin == step:
+        if spec.lid_attachment is not None and spec.lid_attachment.step_begin == own_step:
             _attach_lid(world, spec.lid_attachment.lid_attachment_obj_id, obj)
     return recoloured
 
 
-def _poses(world: World, obj: SimObject, spec, step: int) -> None:
+def _shows(world: World, obj: SimObject, spec, step: int) -> None:
+    """Later shows (re-poses), and first shows after the start, at the scene's step."""
     for index, show in enumerate(spec.shows):
         if show.step_begin != step or (index == 0 and step == 0):
             continue
@@ -89,8 +149,10 @@ def _poses(world: World, obj: SimObject, spec, step: int) -> None:
                        unity_euler_to_mj_matrix(rotation.x, rotation.y, rotation.z))
         if not obj.present and not obj.hidden:
             world.set_present(obj, True)
-    if not obj.present:
-        return
+
+
+def _motions(world: World, obj: SimObject, spec, step: int) -> None:
+    """Teleports, moves, rotates, forces and torques at a step of the object's scripts."""
     for teleport in spec.teleports or []:
         if teleport.step_begin == step:
             mat = None

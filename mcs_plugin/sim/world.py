@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Iterable
@@ -100,6 +101,49 @@ class SimObject:
         return self.dynamic and not self.structural
 
 
+FLOOR_ID = "floor"  # the room's floor object (MCS id)
+FLOOR_TILE_PREFIX = "floor"
+FLOOR_TILE_MARGIN = 1  # tiles beyond the last whole-metre cell of the room on each side (IT 164: 13 per row, 10 m room)
+
+
+@dataclass(frozen=True)
+class FloorGrid:
+    """Unity's tiled floor, built when a scene has holes, lava or floor textures: 1 m tiles centred on whole
+    metres, ids `floor<N>` numbered row by row (z, then x) from the -x, -z corner (IT 164: floor149 is the tile at
+    x 0, z 5 and floor110 the one at x 0, z 2 in a 10 m room)."""
+
+    half_x: int  # tiles run from -half_x to half_x along x
+    half_z: int
+
+    @classmethod
+    def for_scene(cls, scene: Scene) -> FloorGrid | None:
+        """The scene's tiled floor, or None when Unity keeps its single `floor` object."""
+        if scene.partition_floor is not None or scene.intuitive_physics or scene.isometric:
+            return None
+        if not (scene.holes or scene.lava or scene.floor_textures):
+            return None
+        dims = scene.room_dimensions
+        x, _, z = (dims.x, dims.y, dims.z) if dims and (dims.x or dims.y or dims.z) else DEFAULT_ROOM
+        return cls(int(x // 2) + FLOOR_TILE_MARGIN, int(z // 2) + FLOOR_TILE_MARGIN)
+
+    def tile_id(self, x: float, z: float) -> str | None:
+        """Id of the tile under an MCS (x, z) point, None off the grid."""
+        column, row = math.floor(x + 0.5), math.floor(z + 0.5)
+        if abs(column) > self.half_x or abs(row) > self.half_z:
+            return None
+        return f"{FLOOR_TILE_PREFIX}{(row + self.half_z) * (2 * self.half_x + 1) + column + self.half_x}"
+
+    def tile_centre(self, tile_id: str) -> tuple[float, float] | None:
+        """MCS (x, z) centre of a tile given its id, None for an id that names no tile."""
+        digits = tile_id[len(FLOOR_TILE_PREFIX):]
+        if not tile_id.startswith(FLOOR_TILE_PREFIX) or not digits.isdigit():
+            return None
+        row, column = divmod(int(digits), 2 * self.half_x + 1)
+        if row > 2 * self.half_z:
+            return None
+        return float(column - self.half_x), float(row - self.half_z)
+
+
 @dataclass
 class _Spec:
     """An object's MJCF pieces before compilation."""
@@ -139,6 +183,14 @@ class World:
         self.last_cast_normal = np.array([0.0, 0.0, 1.0])  # surface normal where the last sphere cast landed
         self.shrouds_changed = False  # set by scripts when an object is shrouded or unshrouded
         self._lips = [o for o in objects if o.is_lip]
+        self.floor_grid: FloorGrid | None = None  # Unity's 1 m floor tiles, in scenes that have them
+
+    def floor_tile(self, tile_id: str) -> SimObject | None:
+        """The floor standing in for one of its tiles (same body and geoms, the tile's id), None for no such tile."""
+        floor = self.by_id.get(FLOOR_ID)
+        if self.floor_grid is None or floor is None or self.floor_grid.tile_centre(tile_id) is None:
+            return None
+        return dataclasses.replace(floor, id=tile_id)
 
     def visibility_geoms(self) -> np.ndarray:
         """Geoms whose samples are tested for visibility: present, rendered, not the floor (cached until presence
@@ -868,7 +920,7 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     materials = _room_materials(scene)
     specs = []
     for name, origin, offset, size in pieces:
-        is_floor = name == "floor"
+        is_floor = name == FLOOR_ID
         material = materials[name]
         colors = list(reported_color_names(material))
         obj = SimObject(
@@ -1075,6 +1127,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
             obj.mocap_id = int(model.body_mocapid[obj.body_id])
     performer_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__performer__")
     world = World(model, data, objects, performer_geom)
+    world.floor_grid = FloorGrid.for_scene(scene)
     for obj in objects:
         if obj.dynamic and obj.frozen:
             model.body_gravcomp[obj.body_id] = 1.0

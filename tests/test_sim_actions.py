@@ -284,7 +284,8 @@ def test_open_close_statuses_and_locked(sim):
 def test_object_inside_closed_container_is_hidden_until_opened(sim):
     inside = ball("toy", z=0.0, diameter=0.15, locationParent="chest")
     inside["shows"][0]["position"] = {"x": 0, "y": 0.12, "z": 0}
-    sim.start_scene(scene(chest(z=1.0), inside, start=(0, 0.45), tilt=50))
+    # Looking from the chest's front (+z): from behind, its opened lid stands between the camera and the toy.
+    sim.start_scene(scene(chest(z=1.0), inside, start=(0, 1.55), yaw=180, tilt=50))
     assert not obj(sim.last_output, "toy").visible
     out = sim.step("OpenObject", objectId="chest")
     assert obj(out, "toy").visible

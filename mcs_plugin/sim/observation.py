@@ -32,45 +32,53 @@ def stable_color(object_id: str, taken: set[tuple[int, int, int]]) -> tuple[int,
         seed = zlib.crc32(seed.to_bytes(4, "little"))
 
 
-def _sample_offsets() -> np.ndarray:
-    """Visibility sample points in a geom's local box (-1..1), like the visibility points MCS objects carry on
-    their surface: the centre, near each face centre and near each corner."""
-    near = 0.9
-    face_points = []
-    for axis in range(3):
-        for sign in (-near, near):
-            point = [0.0, 0.0, 0.0]
-            point[axis] = sign
-            face_points.append(point)
-    corners = [[sx, sy, sz] for sx in (-near, near) for sy in (-near, near) for sz in (-near, near)]
-    return np.array([[0.0, 0.0, 0.0]] + face_points + corners)
-
-
-_OFFSETS = _sample_offsets()
+# MCS's visibility rule (BaseFPSAgentController.GetAllVisibleSimObjPhysics / CheckIfVisibilityPointInViewport):
+# an object is visible when one of its visibility points lies strictly inside the image and a ray from the camera
+# toward it (reaching 0.5 m past it) hits the object itself first. The object registries place those points on the
+# surface of the object's box: its 8 corners and 6 face centres (``cube``, the toy blocks, paintings, chairs; balls:
+# points around the sphere), with no centre point. Large objects get no more points, so a sofa or a changing table
+# that fills the image while its corners are out of view is not visible (IT 050, 154).
+SAMPLE_INSET = 0.9  # points sit just inside each part's surface, so a ray aimed at one meets that part (a ray to
+# an exact corner grazes it); measured: the surface itself (1.0) matches fewer recorded observations (IT 154, 173)
+SAMPLE_SPACING = 1.0  # metres: long parts get a point at least this often along each side (IT 220: a 9 m tool
+# seen side-on, its corners and face centres out of view, is targetable); results are the same for 0.75-1.5 m
 _ROUND = np.array([mujoco.mjtGeom.mjGEOM_SPHERE, mujoco.mjtGeom.mjGEOM_ELLIPSOID])
 _ROUND_SIDES = np.array([mujoco.mjtGeom.mjGEOM_CYLINDER, mujoco.mjtGeom.mjGEOM_CAPSULE])
+# The 8 corners and 6 face centres of a box, in half-extent units.
+_BOX_POINT_SIGNS = np.array(
+    [[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+    + [[sign if a == axis else 0 for a in range(3)] for axis in range(3) for sign in (-1, 1)], dtype=float)
+# A simulation agent's visibility points bound its skinned body, not its 0.5 x 1.6 x 0.5 catalog box: MCS scales
+# its agent models to 0.6 of that box (scene generator AGENT_SCALE), the arms a little wider than the 0.3 m body.
+# Fractions of the catalog box (x, y, z), bottom at the feet; fitted to the agents' recorded visibility (IT 121-181:
+# 964 of 965 observations; 0.6 or 0.8 wide, 945 and 949; the full 1.6 m height, 936).
+AGENT_VISIBLE_BOX = np.array([0.7, 0.6, 0.6])
 
 
-def _geom_samples(model, geoms: np.ndarray) -> np.ndarray:
-    """(G, S, 3) sample offsets in each geom's local frame, on (or just inside) its surface."""
-    offsets = np.broadcast_to(_OFFSETS, (len(geoms), len(_OFFSETS), 3)).copy()
-    types = model.geom_type[geoms]
-    round_ = np.isin(types, _ROUND)
-    if round_.any():  # spheres and ellipsoids: points on the surface, not the box corners
-        o = offsets[round_]
-        norm = np.linalg.norm(o, axis=2, keepdims=True)
-        offsets[round_] = np.where(norm > 1e-9, o / np.maximum(norm, 1e-9) * 0.9, o)
-    sides = np.isin(types, _ROUND_SIDES)
-    if sides.any():  # cylinders (axis z): corners pulled onto the round side
-        o = offsets[sides]
-        radial = np.linalg.norm(o[:, :, :2], axis=2, keepdims=True)
-        scale = np.where(radial > 0.9, 0.9 / np.maximum(radial, 1e-9), 1.0)
-        o[:, :, :2] *= scale
-        offsets[sides] = o
-    return offsets
+def _box_lattice(full: np.ndarray) -> np.ndarray:
+    """Points (half-extent units) on the surface of a box of full extents `full`: corners and face centres, plus
+    lattice points at most SAMPLE_SPACING apart along long sides."""
+    axes = [np.linspace(-1.0, 1.0, max(1, math.ceil(extent / SAMPLE_SPACING - 1e-9)) + 1) for extent in full]
+    grid = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+    on_surface = grid[(np.abs(grid) > 1.0 - 1e-9).any(axis=1)]
+    return np.unique(np.concatenate([on_surface, _BOX_POINT_SIGNS]).round(9), axis=0)
 
 
-_GRID = 12  # a coarse grid of image rays finds large objects (floor, walls, furniture) whose samples lie off screen
+def _geom_samples(model: mujoco.MjModel, geom: int) -> np.ndarray:
+    """A geom's visibility points in its own frame: its box lattice, moved onto round surfaces, just inside."""
+    half = model.geom_aabb[geom, 3:]
+    offsets = _box_lattice(2.0 * half) * SAMPLE_INSET
+    kind = model.geom_type[geom]
+    if kind in _ROUND:  # spheres and ellipsoids: on the surface, not at the box corners
+        norm = np.linalg.norm(offsets, axis=1, keepdims=True)
+        offsets = offsets / np.maximum(norm, 1e-9) * SAMPLE_INSET
+    elif kind in _ROUND_SIDES:  # cylinders (axis z): corners pulled onto the round side
+        radial = np.linalg.norm(offsets[:, :2], axis=1, keepdims=True)
+        offsets[:, :2] *= np.where(radial > SAMPLE_INSET, SAMPLE_INSET / np.maximum(radial, 1e-9), 1.0)
+    return model.geom_aabb[geom, :3] + half * offsets
+
+
+_GRID = 12  # a coarse grid of image rays finds the floor, structures and doors whose samples lie off screen
 
 
 @functools.lru_cache(maxsize=16)
@@ -84,26 +92,64 @@ def _grid_camera_directions(width: int, height: int) -> np.ndarray:
     return dirs / np.linalg.norm(dirs, axis=1, keepdims=True)
 
 
-def _sample_points_local(world: World) -> np.ndarray:
-    """(ngeom, S, 3) visibility sample points of every geom in its own frame (cached on the world)."""
+def _sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
+    """Visibility points of every geom in its own frame (P, 3) and the geom each belongs to (P,), cached."""
     cached = getattr(world, "_visibility_samples", None)
     if cached is None:
-        model = world.model
-        geoms = np.arange(model.ngeom)
-        centre, half = model.geom_aabb[:, :3], model.geom_aabb[:, 3:]
-        cached = centre[:, None, :] + half[:, None, :] * _geom_samples(model, geoms)
+        per_geom = [_geom_samples(world.model, geom) for geom in range(world.model.ngeom)]
+        cached = (np.concatenate(per_geom), np.repeat(np.arange(world.model.ngeom), [len(p) for p in per_geom]))
         world._visibility_samples = cached
     return cached
+
+
+def _seen_by_grid(obj: SimObject) -> bool:
+    """Whether an object counts as seen where the image grid hits it: the floor and structures (MCS reports them
+    visible anyway; they can be targeted by id) and doors, whose panels carry visibility points across their face
+    (IT 091: a closed door 0.3 m ahead is visible with its corners and centre out of view)."""
+    return obj.is_floor or obj.structural or obj.type_name.startswith("door_")
+
+
+def _agent_points(world: World, agents: list[SimObject]) -> tuple[np.ndarray, np.ndarray]:
+    """World points (MuJoCo frame) of the agents' visibility points, and the index of the agent each belongs to."""
+    index = {id(o): i for i, o in enumerate(world.objects)}
+    points, owners = [], []
+    for agent in agents:
+        size = agent.size * AGENT_VISIBLE_BOX  # MCS axes
+        feet = agent.bounds_center[1] - agent.size[1] / 2.0
+        local = np.array([0.0, feet + size[1] / 2.0, 0.0]) + _BOX_POINT_SIGNS * size / 2.0
+        mat = world.data.xmat[agent.body_id].reshape(3, 3)
+        points.append(world.data.xpos[agent.body_id] + local[:, [0, 2, 1]] @ mat.T)
+        owners.append(np.full(len(local), index[id(agent)]))
+    return np.concatenate(points), np.concatenate(owners)
+
+
+def _visibility_points(world: World) -> tuple[np.ndarray, np.ndarray]:
+    """World points (MuJoCo frame) of every present object's visibility points and the object index of each."""
+    data = world.data
+    geoms = world.visibility_geoms()
+    agents = [o for o in world.objects if o.is_agent and o.present]
+    if agents:
+        agent_indices = [i for i, o in enumerate(world.objects) if o.is_agent]
+        geoms = geoms[~np.isin(world.geom_owner[geoms], agent_indices)]
+    all_local, all_geoms = _sample_points_local(world)
+    keep = np.isin(all_geoms, geoms)
+    local, point_geoms = all_local[keep], all_geoms[keep]
+    rot = data.geom_xmat[point_geoms].reshape(-1, 3, 3)
+    points = data.geom_xpos[point_geoms] + np.einsum("pij,pj->pi", rot, local)
+    owners = world.geom_owner[point_geoms]
+    if agents:
+        agent_points, agent_owners = _agent_points(world, agents)
+        points, owners = np.concatenate([points, agent_points]), np.concatenate([owners, agent_owners])
+    return points, owners
 
 
 def visible_objects(world: World, performer: Performer, width: int, height: int) -> dict[str, float]:
     """Objects in view of the camera (not occluded), with the distance to their nearest seen point.
 
-    An object is seen when an unobstructed ray from the camera reaches one of its sample points (centre, near its
-    face centres and corners, like the visibility points of MCS objects) inside the image, or when one of a coarse
-    grid of image rays hits it first. The floor is included (it can be targeted); callers list it or not.
+    MCS's rule: an object is seen when a ray from the camera toward one of its visibility points inside the
+    image hits the object first. The floor, structures and doors are also seen where one of a coarse grid of image
+    rays hits them first (_seen_by_grid). The floor is included (it can be targeted); callers list it or not.
     """
-    data = world.data
     cam = performer.camera_mj()
     forward, up = performer.camera_axes()
     right = np.array([forward[1] * up[2] - forward[2] * up[1], forward[2] * up[0] - forward[0] * up[2],
@@ -114,17 +160,13 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
     hit_geoms, dists = world.rays(cam, _grid_camera_directions(width, height) @ basis, MAX_VISIBLE_DISTANCE)
     owners_hit = world.geom_owner[np.maximum(hit_geoms, 0)]
     for owner, geom, dist in zip(owners_hit.tolist(), hit_geoms.tolist(), dists.tolist()):
-        if geom >= 0 and owner >= 0:
+        if geom >= 0 and owner >= 0 and _seen_by_grid(objects[owner]):
             object_id = objects[owner].id
             if dist < seen.get(object_id, math.inf):
                 seen[object_id] = dist
-    candidates = world.visibility_geoms()
-    if candidates.size == 0:
+    points, owners = _visibility_points(world)
+    if len(points) == 0:
         return seen
-    local = _sample_points_local(world)[candidates]
-    rot = data.geom_xmat[candidates].reshape(-1, 3, 3)
-    points = (data.geom_xpos[candidates][:, None, :] + np.einsum("gij,gsj->gsi", rot, local)).reshape(-1, 3)
-    owners = np.repeat(world.geom_owner[candidates], local.shape[1])
     rel = (points - cam) @ basis.T  # camera coordinates: right, up, forward
     f = focal_length(height, CAMERA_FIELD_OF_VIEW)
     depth = rel[:, 2]

@@ -1,0 +1,45 @@
+"""Embedded simulator: which objects MCS reports visible (its visibility-point rule)."""
+
+from __future__ import annotations
+
+from tests.sim_scenes import obj, scene
+
+
+def _agent(x: float = 0.0, z: float = 0.0, yaw: float = 180.0) -> dict:
+    return {"id": "agent", "type": "agent_female_01",
+            "shows": [{"stepBegin": 0, "position": {"x": x, "y": 0, "z": z}, "rotation": {"x": 0, "y": yaw, "z": 0}}]}
+
+
+def test_object_filling_the_image_is_not_visible_when_its_points_are_out_of_view(sim):
+    """IT 154: like MCS, only visibility points (corners, face centres) count, not what covers the image."""
+    panel = {"id": "panel", "type": "cube", "kinematic": True,
+             "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 1.5, "z": 0.6}, "scale": {"x": 4, "y": 3, "z": 0.1}}]}
+    out = sim.start_scene(scene(panel))
+    assert not obj(out, "panel").visible
+    assert sim.step("PushObject", objectId="panel").return_status == "NOT_VISIBLE"
+    out = sim.start_scene(scene(panel, start=(0.0, -3.0)))  # further back its corners come into view
+    assert obj(out, "panel").visible
+
+
+def test_long_object_is_visible_by_points_along_its_sides(sim):
+    """IT 220: a 9 m tool seen side-on, ends and face centres out of view, can still be acted on."""
+    tool = {"id": "tool", "type": "tool_rect_0_50_x_9_00",
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.15, "z": 1.2}, "rotation": {"x": 0, "y": 90, "z": 0}}]}
+    out = sim.start_scene(scene(tool, tilt=30))
+    assert obj(out, "tool").visible
+    assert sim.step("PushObject", objectId="tool").return_status == "SUCCESSFUL"
+
+
+def test_door_filling_the_image_is_visible(sim):
+    """IT 091: a closed door 0.4 m ahead is visible and can be opened."""
+    door = {"id": "door", "type": "door_4", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0.4}}]}
+    out = sim.start_scene(scene(door))
+    assert obj(out, "door").visible
+    assert sim.step("OpenObject", objectId="door").return_status == "SUCCESSFUL"
+
+
+def test_agent_visibility_follows_its_body_not_its_catalog_box(sim):
+    """IT 140: an agent beside the performer whose catalog box fills the left of the image is not visible; its
+    visibility points bound its (0.6-scale) body. Further away the same offset is in view."""
+    assert not obj(sim.start_scene(scene(_agent(z=-0.2), start=(0.4, -0.5))), "agent").visible
+    assert obj(sim.start_scene(scene(_agent(), start=(0.6, -0.8))), "agent").visible

@@ -331,3 +331,31 @@ def test_agent_busy_during_a_non_loop_animation(sim):
     run(sim, 3)
     assert sim.step("InteractWithAgent", objectId="agent").return_status == "SUCCESSFUL"
     assert sim.step("InteractWithAgent", objectId="agent").return_status == "AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER"
+
+
+def _first_turn_yaws(sim, walker: dict, steps: int) -> list[float]:
+    """The agent's yaw at every step of a walk where it stands still (turning)."""
+    sim.start_scene(scene(walker))
+    yaws, last = [], None
+    for out in run(sim, steps):
+        agent_obj = obj(out, "agent")
+        here = (round(agent_obj.position["x"], 4), round(agent_obj.position["z"], 4))
+        if here == last:
+            yaws.append(agent_obj.rotation["y"] % 360.0)
+        last = here
+    return yaws
+
+
+def test_an_agents_half_turn_goes_the_way_float32_walking_leaves_it_facing(sim):
+    # Walking to a point leaves the agent facing the direction of its last float32 stride, a hair off the exact
+    # heading; turning back to the previous point is then a hair under half a turn one way (IT 128).
+    there_and_back = agent(x=0.8, z=1.5, yaw=0.0, agentMovement={"stepBegin": 0, "repeat": True, "sequence": [
+        {"animation": "TPF_walk", "endPoint": {"x": 1.0, "z": 2.0}}, {"animation": "TPF_walk", "endPoint": {"x": 0.8, "z": 1.5}}]})
+    yaws = _first_turn_yaws(sim, there_and_back, 40)[2:]  # after turning from 0 to the first point
+    assert yaws[0] == pytest.approx(345.8, abs=0.1)  # 21.8 toward 201.8: down through 0
+    assert yaws[5] == pytest.approx(165.8, abs=0.1)  # 201.8 toward 21.8: down again
+    # On a diagonal the float32 heading is exact: a true tie turns the way that does not cross yaw 0 (IT 142).
+    diagonal = agent(x=0.7, z=0.7, yaw=45.0, agentMovement={"stepBegin": 0, "repeat": True, "sequence": [
+        {"animation": "TPF_walk", "endPoint": {"x": 1.0, "z": 1.0}}, {"animation": "TPF_walk", "endPoint": {"x": 0.9, "z": 0.9}}]})
+    yaws = _first_turn_yaws(sim, diagonal, 20)
+    assert yaws[0] == pytest.approx(81.0, abs=0.1)

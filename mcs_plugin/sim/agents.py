@@ -9,8 +9,10 @@ What MCS 0.7.4 does, as measured on its recorded outputs (IT 124-148, 181), and 
   per step, arriving when less than two steps are left. Before each leg it turns to face the point (a step either
   turns or walks; the first turn comes the step after ``stepBegin``). A turn of A degrees goes at
   min(A / 2.5, max(A / 5, 20)) degrees per step (IT 128, 133, 139, 142): small turns in 2.5 steps, large ones in 5,
-  in between 20 per step finishing with up to 1.5 steps at once. An exact half turn goes the way that does not
-  cross yaw 0 (IT 142). Points where the agent stands are skipped (IT 145, 146). It waits while the performer
+  in between 20 per step finishing with up to 1.5 steps at once. Unity walks in float32 (each step faces the
+  normalized float32 direction to the point, moves WALK_STEP, and snaps onto the point within WALK_STEP on both
+  axes), so turning back after a leg is a hair under or over half a turn and Unity's slerp takes the shorter way
+  (IT 128); only an exact half turn goes the way that does not cross yaw 0 (IT 142). Points where the agent stands are skipped (IT 145, 146). It waits while the performer
   (IT 140) or an object (IT 139) is in its way.
 - ``actions``: a non-loop animation keeps the agent busy (InteractWithAgent: AGENT_IS_BUSY, walking paused) from
   its stepBegin to its stepEnd, or for the clip's length when it has none (IT 128, 131, 181).
@@ -38,6 +40,7 @@ from mcs_plugin.sim.world import SimObject, World, yaw_of
 WALK_STEP = 0.04  # metres per step (IT 128, 140, 142)
 TURN_MIN_RATE = 20.0  # degrees per step of a middle-sized turn
 ARRIVED = 0.05  # a walk point this close is where the agent already is
+UNITY_NORMALIZE_EPSILON = 1e-5  # Vector3.Normalize returns zero below this magnitude (Unity's Vector3.kEpsilon)
 PERFORMER_BLOCKS = 0.37  # an agent does not step closer than this to the performer's axis (IT 140)
 PERFORMER_WAIT = 9  # an agent the performer is in the way of stands still this many steps, then takes a step
 # whatever (IT 140, 148)
@@ -57,9 +60,34 @@ OFFER_POSE = (0.114, 0.0, 0.671)
 def _angle_to(yaw: float, target: float) -> float:
     """Signed shortest turn (degrees) from yaw to target; an exact half turn goes without crossing yaw 0."""
     delta = (target - yaw + 180.0) % 360.0 - 180.0
-    if abs(abs(delta) - 180.0) < 1e-6:
+    if abs(abs(delta) - 180.0) < 1e-9:
         delta = 180.0 if target % 360.0 > yaw % 360.0 else -180.0
     return delta
+
+
+def _unity_direction(from_xz: tuple[float, float], to_xz: tuple[float, float]) -> np.ndarray | None:
+    """Unity's `(to - from).normalized` on float32 positions (None where Unity's zero vector comes out): the walk's
+    float noise decides which way an exact half turn goes (IT 128)."""
+    delta = np.array(to_xz, np.float32) - np.array(from_xz, np.float32)
+    magnitude = np.float32(math.sqrt(float(delta[0] * delta[0] + delta[1] * delta[1])))
+    return delta / magnitude if magnitude > UNITY_NORMALIZE_EPSILON else None
+
+
+def _yaw_of_direction(direction: np.ndarray) -> float:
+    """Yaw (degrees) of Quaternion.LookRotation of a horizontal direction."""
+    return math.degrees(math.atan2(float(direction[0]), float(direction[1]))) % 360.0
+
+
+def _unity_stride(pos_xz: np.ndarray, point_xz: tuple[float, float]) -> tuple[np.ndarray, float | None, bool]:
+    """One MoveSimAgent step in float32 as Unity: (new x z, yaw of the step or None, arrived). The agent moves
+    WALK_STEP toward the point, then snaps onto it when within WALK_STEP on both axes."""
+    point = np.array(point_xz, np.float32)
+    direction = _unity_direction(pos_xz, point_xz)
+    new = np.array(pos_xz, np.float32)
+    if direction is not None:
+        new = new + direction * np.float32(WALK_STEP)
+    arrived = bool(np.all(np.abs(new - point) <= np.float32(WALK_STEP)))
+    return (point if arrived else new), (None if direction is None else _yaw_of_direction(direction)), arrived
 
 
 def _walk_rate(angle: float) -> tuple[float, float]:
@@ -276,23 +304,23 @@ class Agents:
             self._turn(state, target)
             return
         state.turn_rate = None
-        remaining = math.hypot(tx - pos[0], tz - pos[1])
-        if remaining < 1e-9:
-            self._next_point(state)
-            return
         # A loop animation that held the walk up ends with a double stride (IT 128).
-        strides = 2.0 if self._animation_ends(state, step) else 1.0
-        stride = remaining if remaining < (strides + 1.0) * WALK_STEP else strides * WALK_STEP
-        new = np.array([pos[0], pos[1]]) + (np.array([tx, tz]) - pos[:2]) / remaining * stride
+        new, step_yaw, arrived = pos[:2], None, False
+        for _ in range(2 if self._animation_ends(state, step) else 1):
+            new, stride_yaw, arrived = _unity_stride(new, (tx, tz))
+            step_yaw = stride_yaw if step_yaw is None else step_yaw
+            if arrived:
+                break
         if step <= state.wait_until:
             return
         if self._blocked(state, new, None if step == state.wait_until + 1 else performer_xz):
             if step != state.wait_until + 1:
                 state.wait_until = step + PERFORMER_WAIT - 1
             return
-        self.world.set_pose(agent, np.array([new[0], new[1], pos[2]]), self.world.body_mat(agent).copy())
+        mat = self.world.body_mat(agent).copy() if step_yaw is None else unity_euler_to_mj_matrix(0.0, step_yaw, 0.0)
+        self.world.set_pose(agent, np.array([new[0], new[1], pos[2]], dtype=float), mat)
         state.leg_started = True
-        if stride == remaining:
+        if arrived:
             self._next_point(state)
 
     def _blocked(self, state: AgentState, new: np.ndarray, performer_xz: tuple[float, float] | None) -> bool:
@@ -337,8 +365,10 @@ class Agents:
         return done
 
     def _facing(self, agent: SimObject, point_xz: tuple[float, float]) -> float:
+        """Yaw that faces a point from the agent, as Unity's LookRotation of the float32 direction."""
         pos = self.world.body_pos(agent)
-        return math.degrees(math.atan2(point_xz[0] - pos[0], point_xz[1] - pos[1])) % 360.0
+        direction = _unity_direction((pos[0], pos[1]), point_xz)
+        return yaw_of(self.world.body_mat(agent)) if direction is None else _yaw_of_direction(direction)
 
     def place_held(self) -> None:
         """Put each agent's object where MCS reports it: at the agent, in its hand animation, or held out."""

@@ -6,7 +6,7 @@ What MCS 0.7.4 does, as measured on its recorded outputs (IT 124-148, 181), and 
   touched) and reported at the agent's position, turning with it (``simulation_agent_held_object``,
   ``simulation_agent_is_holding_held_object``).
 - ``agentMovement``: the agent walks to each ``endPoint`` in turn (``repeat``: again and again), WALK_STEP metres
-  per step, arriving when less than two steps are left. Before each leg it turns to face the point (a step either
+  per step. Before each leg it turns to face the point (a step either
   turns or walks; the first turn comes the step after ``stepBegin``). A turn of A degrees goes at
   min(A / 2.5, max(A / 5, 20)) degrees per step (IT 128, 133, 139, 142): small turns in 2.5 steps, large ones in 5,
   in between 20 per step finishing with up to 1.5 steps at once. Unity walks in float32 (each step faces the
@@ -45,12 +45,15 @@ PERFORMER_BLOCKS = 0.37  # an agent does not step closer than this to the perfor
 PERFORMER_WAIT = 9  # an agent the performer is in the way of stands still this many steps, then takes a step
 # whatever (IT 140, 148)
 OBJECT_BLOCKS = 0.165  # ... nor closer than this to an object's surface (IT 139)
-BUSY_STEPS = 2  # a non-loop animation without stepEnd keeps the agent busy this many steps (IT 131, 137: wave)
-CLIP_STEPS = {"jump": 12}  # ... except these clips (IT 128: TPM_jump)
-# and its walk goes on the step after that (IT 128, 131)
+# Steps a non-loop animation without stepEnd holds the agent in place: its clip's frames at one frame per step, plus
+# the step its end is noticed (IT 128: TPM_jump holds a walk 13 steps; IT 137: TPM_wave, IT 139: TPF_wave, from the
+# rest of the clip played after an interaction). Clips not measured are taken to be as long as the jump.
+CLIP_HOLD_STEPS = {"tpm_wave": 18, "tpf_wave": 11, "jump": 13}
+DEFAULT_CLIP_HOLD_STEPS = 13
 INTERACT_TURN_STEPS = 5
-SAD_STEPS = 19  # an agent with nothing to give stares at the performer this long (IT 136)
-SAD_MIN_STEPS = 5  # ... at least this long, whatever the performer does (IT 181)
+STARE_STEPS = 5  # an agent with nothing to give faces the performer this many steps (Unity's 5-frame sad clip;
+# IT 133, 181)
+ANIMATED_TURN_MIN = 15.0  # Unity turns an agent back at once, without a turning clip, up to this many degrees (IT 181)
 # The hand animation that holds an object out, per step from the step the agent faces the performer: metres
 # (ahead of the agent, to its right, above its feet), then where the object stays (IT 124, 125, 134, 139).
 OFFER_FRAMES = ((-0.093, 0.0035, 0.846), (0.0745, 0.077, 0.883), (0.113, 0.0185, 0.849))
@@ -90,6 +93,26 @@ def _unity_stride(pos_xz: np.ndarray, point_xz: tuple[float, float]) -> tuple[np
     return (point if arrived else new), (None if direction is None else _yaw_of_direction(direction)), arrived
 
 
+def _actions(agent: SimObject) -> list:
+    return list((agent.scene_object.actions if agent.scene_object is not None else None) or [])
+
+
+def _ended_clips(agent: SimObject) -> list:
+    """The agent's non-loop animations that have a stepEnd."""
+    return [action for action in _actions(agent) if not action.is_loop_animation and action.step_end is not None]
+
+
+def _open_clips(agent: SimObject) -> list:
+    """The agent's non-loop animations without stepEnd (they end with their clip)."""
+    return [action for action in _actions(agent) if not action.is_loop_animation and action.step_end is None]
+
+
+def _clip_hold_steps(action) -> int:
+    """Steps a non-loop animation without stepEnd holds the agent in place."""
+    name = action.id.lower()
+    return next((n for key, n in CLIP_HOLD_STEPS.items() if key in name), DEFAULT_CLIP_HOLD_STEPS)
+
+
 def _walk_rate(angle: float) -> tuple[float, float]:
     """(degrees per step, finish-at-once factor) of a walking agent's turn of `angle` degrees."""
     rate = min(angle / 2.5, max(angle / INTERACT_TURN_STEPS, TURN_MIN_RATE))
@@ -112,9 +135,11 @@ class AgentState:
     held: SimObject | None = None
     held_yaw: float = 0.0  # the held object's yaw relative to the agent's
     holding: bool = False
-    mode: str = ""  # "", "turning", "offering", "sad", "given", "returning"
+    mode: str = ""  # "", "turning", "offering", "sad", "given", "holding", "returning", "replaying"
     mode_since: int = 0  # step the current mode began
-    mode_until: int = 0  # last step of a sad stare or of the pause after giving
+    mode_until: int = 0  # last step of a sad stare, of the pause after giving, of a hold or of a replay
+    interaction_began: int = -1  # step of the last InteractWithAgent that succeeded
+    held_over: int = 0  # steps of an interrupted animation still to play after the interaction
     resume_yaw: float | None = None
     leg_started: bool = False  # it has walked toward its current point
     wait_until: int = -10  # last step of a wait for the performer to get out of the way
@@ -152,39 +177,34 @@ class Agents:
         return state
 
     # -- queries ---------------------------------------------------------------------------------------
-    def busy(self, agent: SimObject, step: int, settle: int = 0) -> bool:
-        """Whether a non-loop animation (or turning back after an interaction) keeps the agent busy at `step`
-        (with `settle`: or ended less than that many steps before)."""
+    def busy(self, agent: SimObject, step: int) -> bool:
+        """Whether the agent is busy at `step` (AGENT_IS_BUSY): playing a non-loop animation that has a stepEnd
+        (IT 181; one without stepEnd is interrupted by an interaction: IT 131, 137, 139), or turning back to replay
+        one after an interaction (IT 181)."""
         state = self.states.get(agent.id)
-        if state is not None and state.mode == "returning":
+        if state is not None and state.mode in ("returning", "replaying"):
             return True
-        for action in (agent.scene_object.actions if agent.scene_object is not None else []) or []:
-            if action.is_loop_animation:
-                continue
-            if action.step_end is not None:
-                end = action.step_end
-            else:
-                clip = next((n for key, n in CLIP_STEPS.items() if key in action.id.lower()), BUSY_STEPS)
-                end = action.step_begin + clip - 1 + settle
-            if action.step_begin <= step <= end:
-                return True
-        return False
+        return any(action.step_begin <= step <= action.step_end for action in _ended_clips(agent))
+
+    def _held_in_place(self, agent: SimObject, step: int) -> bool:
+        """Whether a non-loop animation keeps a walking agent in place at `step`."""
+        return self.busy(agent, step) or any(
+            action.step_begin <= step < action.step_begin + _clip_hold_steps(action) for action in _open_clips(agent))
 
     def _animating(self, state: AgentState, step: int) -> bool:
         """Whether a loop animation with an end, started after the walk, stands in for walking (IT 128)."""
-        agent = state.obj
-        for action in (agent.scene_object.actions if agent.scene_object is not None else []) or []:
+        for action in _actions(state.obj):
             if (action.is_loop_animation and action.step_end is not None and action.step_begin > state.scene_begin
                     and action.step_begin <= step < action.step_end):
                 return True
         return False
 
     def _animation_ends(self, state: AgentState, step: int) -> bool:
-        agent = state.obj
         return any(action.is_loop_animation and action.step_end == step and action.step_begin > state.scene_begin
-                   for action in (agent.scene_object.actions if agent.scene_object is not None else []) or [])
+                   for action in _actions(state.obj))
 
     def interacting(self, agent: SimObject) -> bool:
+        """Whether the agent is turning to, offering to or staring at the performer."""
         state = self.states.get(agent.id)
         return state is not None and state.mode in ("turning", "offering", "sad")
 
@@ -205,10 +225,14 @@ class Agents:
         """InteractWithAgent succeeded: start turning to face the performer (this step)."""
         state = self.states[agent.id]
         yaw = yaw_of(self.world.body_mat(agent))
-        if state.mode != "returning":
+        if state.mode not in ("returning", "replaying"):
             state.resume_yaw = yaw
+        # An animation without stepEnd that the interaction interrupts plays its rest afterwards (IT 137, 139).
+        state.held_over = max([state.held_over] + [action.step_begin + _clip_hold_steps(action) - self._step
+                                                   for action in _open_clips(agent)
+                                                   if action.step_begin <= self._step])
         angle = abs(_angle_to(yaw, self._facing(agent, performer_xz)))
-        state.mode, state.mode_since = "turning", self._step
+        state.mode, state.mode_since, state.interaction_began = "turning", self._step, self._step
         state.turn_rate, state.turn_snap = max(angle / INTERACT_TURN_STEPS, TURN_MIN_RATE), 1.0
 
     def picked_up(self, obj: SimObject) -> None:
@@ -222,14 +246,6 @@ class Agents:
             if state.mode == "offering":
                 state.mode, state.mode_since, state.mode_until = "given", self._step, self._step + 1
 
-    def performer_acted(self, action: str) -> None:
-        """Anything but Pass (or asking again) ends an agent's stare after SAD_MIN_STEPS (IT 133, 181)."""
-        if action in ("Pass", "InteractWithAgent"):
-            return
-        for state in self.states.values():
-            if state.mode == "sad":
-                state.mode_until = min(state.mode_until, max(self._step, state.mode_since + SAD_MIN_STEPS - 1))
-
     def begin_step(self, step: int) -> None:
         """The step being run (before the performer's action)."""
         self._step = step
@@ -242,11 +258,11 @@ class Agents:
             agent = state.obj
             if not agent.present:
                 continue
-            if state.mode in ("sad", "given") and step > state.mode_until:
-                self._start_return(state)
+            if state.mode in ("given", "holding", "replaying") and step > state.mode_until:
+                self._end_interaction(state, step)
             if state.mode:
                 self._interaction_step(state, step, performer_xz)
-            elif self.busy(agent, step, settle=1) or self._animating(state, step):
+            elif self._held_in_place(agent, step) or self._animating(state, step):
                 state.turn_rate = None  # a turn held up starts over afterwards (IT 128)
             elif not state.walk_done and step >= state.walk_begin:
                 self._walk_step(state, step, performer_xz)
@@ -262,15 +278,59 @@ class Agents:
                 if state.holding:
                     state.mode = "offering"
                 else:
-                    state.mode, state.mode_until = "sad", step + SAD_STEPS - 1
-        elif state.mode == "offering":  # keeps facing the performer until the object is taken
-            state.turn_rate = None
+                    state.mode, state.mode_until = "sad", step + STARE_STEPS - 1
+        elif state.mode == "offering" or (state.mode == "sad" and step < state.mode_until):
+            state.turn_rate = None  # keeps facing the performer (IT 124, 125, 181)
             self._turn(state, self._facing(agent, performer_xz))
+        elif state.mode == "sad":  # its last step ends it; the agent is busy turning back from the next (IT 181)
+            self._end_interaction(state, step)
         elif state.mode == "returning" and self._turn(state, self._resume_target(state)):
+            self._after_return(state, step)
+
+    def _end_interaction(self, state: AgentState, step: int) -> None:
+        """After the stare or the pause after giving: play the rest of an interrupted animation (and one whose
+        stepBegin came during the interaction, from its start, a step late: IT 136), then turn back to the walk;
+        an agent that does not walk turns back only to replay an animation with stepEnd (IT 181), else it stays
+        facing the performer (IT 124, 125)."""
+        if state.mode in ("sad", "given"):
+            state.held_over += sum(_clip_hold_steps(action) + 1 for action in _open_clips(state.obj)
+                                   if state.interaction_began < action.step_begin <= step)
+        if state.mode in ("sad", "given") and state.held_over > 0:  # a stare ends with its last step: hold after it
+            last = step + state.held_over - (0 if state.mode == "sad" else 1)
+            state.mode, state.mode_until, state.held_over = "holding", last, 0
+        elif state.mode == "replaying" or (state.mode != "returning" and not self._walks(state)
+                                           and self._replayed_clip(state) is None):
             state.mode, state.turn_rate = "", None
+        elif state.mode != "returning":
+            self._start_return(state)
+            if self._turns_back_at_once(state):  # no turning clip: at once (IT 181)
+                state.turn_rate = None
+                self._turn(state, self._resume_target(state))
+                self._after_return(state, step)
+
+    def _after_return(self, state: AgentState, step: int) -> None:
+        """Facing its walk (or where it faced) again: replay an animation with stepEnd, busy (IT 181)."""
+        state.turn_rate = None
+        clip = None if self._walks(state) else self._replayed_clip(state)
+        if clip is None:
+            state.mode = ""
+        else:
+            state.mode, state.mode_until = "replaying", step + clip.step_end - clip.step_begin
+
+    def _walks(self, state: AgentState) -> bool:
+        return not state.walk_done and bool(state.points)
+
+    def _replayed_clip(self, state: AgentState):
+        """The last non-loop animation with stepEnd begun before the interaction, which the agent plays again."""
+        begun = [action for action in _ended_clips(state.obj) if action.step_begin < state.interaction_began]
+        return max(begun, key=lambda action: action.step_begin) if begun else None
+
+    def _turns_back_at_once(self, state: AgentState) -> bool:
+        yaw = yaw_of(self.world.body_mat(state.obj))
+        return abs(_angle_to(yaw, self._resume_target(state))) <= ANIMATED_TURN_MIN
 
     def _resume_target(self, state: AgentState) -> float:
-        if not state.walk_done and state.points:
+        if self._walks(state):
             return self._facing(state.obj, state.points[state.point])
         yaw = yaw_of(self.world.body_mat(state.obj))
         return state.resume_yaw if state.resume_yaw is not None else yaw

@@ -199,7 +199,6 @@ class EmbeddedController:
         self._runner.step = self.step_number
         self._agents.begin_step(self.step_number)
         outcome = self._runner.run(name, params)
-        self._agents.performer_acted(name)
         self._advance()
         self._visible_cache = None  # the action and physics changed what can be seen
         if name == Action.END_HABITUATION.value and self.habituation_trial is not None:

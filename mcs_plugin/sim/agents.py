@@ -5,25 +5,27 @@ What MCS 0.7.4 does, as measured on its recorded outputs (IT 124-148, 181), and 
 - An agent holds the object whose ``associatedWithAgent`` names it: the object is out of the world (not seen, not
   touched) and reported at the agent's position, turning with it (``simulation_agent_held_object``,
   ``simulation_agent_is_holding_held_object``).
-- ``agentMovement``: the agent walks to each ``endPoint`` in turn (``repeat``: again and again), WALK_STEP metres
-  per step. Before each leg it turns to face the point (a step either
-  turns or walks; the first turn comes the step after ``stepBegin``). A turn of A degrees goes at
-  min(A / 2.5, max(A / 5, 20)) degrees per step (IT 128, 133, 139, 142): small turns in 2.5 steps, large ones in 5,
-  in between 20 per step finishing with up to 1.5 steps at once. Unity walks in float32 (each step faces the
-  normalized float32 direction to the point, moves WALK_STEP, and snaps onto the point within WALK_STEP on both
-  axes), so turning back after a leg is a hair under or over half a turn and Unity's slerp takes the shorter way
-  (IT 128); only an exact half turn goes the way that does not cross yaw 0 (IT 142). Points where the agent stands are skipped (IT 145, 146). It waits while the performer
-  (IT 140) or an object (IT 139) is in its way.
-- ``actions``: a non-loop animation keeps the agent busy (InteractWithAgent: AGENT_IS_BUSY, walking paused) from
-  its stepBegin to its stepEnd, or for the clip's length when it has none (IT 128, 131, 181).
-- InteractWithAgent (in reach, seen): the agent turns to face the performer, max(A / 5, 20) degrees per step
-  (IT 124, 131, 133, 181). An agent holding its object then holds it out: three steps of a hand animation
-  (OFFER_FRAMES, not visible yet), then in front of it where it can be seen and picked up, still facing the
-  performer, until it is taken (IT 124, 125, 134, 139). One with nothing to give stands facing the performer
-  for SAD_STEPS steps; anything but Pass ends that after SAD_MIN_STEPS (IT 133, 136, 181). Then, and two steps
-  after its object was taken, it turns back to its walk (or where it faced) in at most four steps. Asking an
-  agent that is turning to the performer, offering or staring gives AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER;
-  one turning back is busy.
+- ``agentMovement``: the agent walks to each ``endPoint`` in turn (``repeat``: again and again). Before each leg it
+  turns to face the point (a step either turns or walks; the first turn comes the step after ``stepBegin``). Turns
+  are Unity's slerp by clamp(500 / D, 5, 10) / 25 of the turn per step (D: the two yaws' difference as eulerAngles),
+  set to the target once 85 % done (IT 128, 133, 139, 142). Unity walks in float32: each step faces the normalized
+  float32 direction to the point, moves WALK_STEP, and snaps onto the point within WALK_STEP on both axes; so
+  turning back after a leg is a hair under or over half a turn and the slerp takes the shorter way (IT 128); only an
+  exact half turn goes the way that does not cross yaw 0 (IT 142). Points where the agent stands are skipped
+  (IT 145, 146). It waits while the performer (IT 140) or an object (IT 139) is in its way.
+- ``actions``: a non-loop animation holds a walking agent in place from its stepBegin to its stepEnd, or for its
+  clip (CLIP_HOLD_STEPS) when it has none (IT 128). Only one with stepEnd makes the agent busy (AGENT_IS_BUSY,
+  IT 181); one without is interrupted by InteractWithAgent (IT 131, 137, 139).
+- InteractWithAgent (in reach, seen): the agent turns to face the performer, by the same slerp snapped to face it
+  the step after it is 75 % done (at once up to 15 degrees; IT 124, 131, 133, 181). An agent holding its object
+  then holds it out: three steps of a hand animation (OFFER_FRAMES, not visible yet), then in front of it where it
+  can be seen and picked up, still facing the performer, until it is taken (IT 124, 125, 134, 139). One with
+  nothing to give faces the performer for STARE_STEPS steps, following it but on the last (IT 125, 133, 181).
+  After that, or two steps after its object was taken, it plays the rest of an animation the interaction
+  interrupted, or in full a step late one whose stepBegin came during it (IT 136, 137, 139), then turns back to its
+  walk. One that does not walk stays facing the performer (IT 124, 125), unless it had played an animation with
+  stepEnd: then it turns back to where it faced and plays that again, busy (IT 181). Asking an agent that is
+  turning to the performer, offering or staring gives AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER.
 """
 
 from __future__ import annotations
@@ -38,7 +40,14 @@ from mcs_plugin.sim.coords import unity_euler_to_mj_matrix
 from mcs_plugin.sim.world import SimObject, World, yaw_of
 
 WALK_STEP = 0.04  # metres per step (IT 128, 140, 142)
-TURN_MIN_RATE = 20.0  # degrees per step of a middle-sized turn
+# Unity turns an agent by Quaternion.Slerp from its yaw to the target, by clamp(500 / D, 5, 10) / 25 of the turn per
+# step (25 animation frames per second), D the difference of the two yaws as eulerAngles (0-360, not wrapped):
+# small turns in 2.5 steps, large ones in 5, in between 20 degrees per step (IT 128, 133, 139, 142, 181).
+TURN_SPEED_RATIO = 500.0
+TURN_SPEED_MIN, TURN_SPEED_MAX = 5.0, 10.0
+ANIMATION_FRAME_RATE = 25.0
+WALK_TURN_SNAP = 0.85  # a turn toward the walk is set to its target once this much of it is done (IT 133, 139)
+FACE_TURN_SNAP = 0.75  # ... a turn to face the performer, or back after facing it, once this much (IT 181)
 ARRIVED = 0.05  # a walk point this close is where the agent already is
 UNITY_NORMALIZE_EPSILON = 1e-5  # Vector3.Normalize returns zero below this magnitude (Unity's Vector3.kEpsilon)
 PERFORMER_BLOCKS = 0.37  # an agent does not step closer than this to the performer's axis (IT 140)
@@ -50,7 +59,6 @@ OBJECT_BLOCKS = 0.165  # ... nor closer than this to an object's surface (IT 139
 # rest of the clip played after an interaction). Clips not measured are taken to be as long as the jump.
 CLIP_HOLD_STEPS = {"tpm_wave": 18, "tpf_wave": 11, "jump": 13}
 DEFAULT_CLIP_HOLD_STEPS = 13
-INTERACT_TURN_STEPS = 5
 STARE_STEPS = 5  # an agent with nothing to give faces the performer this many steps (Unity's 5-frame sad clip;
 # IT 133, 181)
 ANIMATED_TURN_MIN = 15.0  # Unity turns an agent back at once, without a turning clip, up to this many degrees (IT 181)
@@ -113,10 +121,16 @@ def _clip_hold_steps(action) -> int:
     return next((n for key, n in CLIP_HOLD_STEPS.items() if key in name), DEFAULT_CLIP_HOLD_STEPS)
 
 
-def _walk_rate(angle: float) -> tuple[float, float]:
-    """(degrees per step, finish-at-once factor) of a walking agent's turn of `angle` degrees."""
-    rate = min(angle / 2.5, max(angle / INTERACT_TURN_STEPS, TURN_MIN_RATE))
-    return max(rate, 1e-6), (1.0 if rate >= angle / 2.5 - 1e-6 else 1.5)
+def _turn_rate(yaw: float, target: float, snap_at: float, then_face: bool = False) -> tuple[float, float]:
+    """(degrees per step, finish-at-once factor for `_turn`) of Unity's slerp turn from yaw to target, set to the
+    target on the step it is `snap_at` done (`then_face`: the step after, when Unity's LookAt takes over)."""
+    angle = abs(_angle_to(yaw, target))
+    raw = abs(target % 360.0 - yaw % 360.0)
+    speed = min(max(TURN_SPEED_RATIO / raw, TURN_SPEED_MIN), TURN_SPEED_MAX) if raw > 0 else TURN_SPEED_MAX
+    fraction = speed / ANIMATION_FRAME_RATE
+    steps = math.ceil(snap_at / fraction - 1e-9)
+    finish = 1.0 / fraction - steps + (0.0 if then_face else 1.0)
+    return max(angle * fraction, 1e-6), max(finish, 0.0)
 
 
 @dataclass
@@ -231,9 +245,12 @@ class Agents:
         state.held_over = max([state.held_over] + [action.step_begin + _clip_hold_steps(action) - self._step
                                                    for action in _open_clips(agent)
                                                    if action.step_begin <= self._step])
-        angle = abs(_angle_to(yaw, self._facing(agent, performer_xz)))
         state.mode, state.mode_since, state.interaction_began = "turning", self._step, self._step
-        state.turn_rate, state.turn_snap = max(angle / INTERACT_TURN_STEPS, TURN_MIN_RATE), 1.0
+        facing = self._facing(agent, performer_xz)
+        if abs(_angle_to(yaw, facing)) <= ANIMATED_TURN_MIN:  # no turning clip: faces the performer at once
+            state.turn_rate, state.turn_snap = None, 1.0
+        else:
+            state.turn_rate, state.turn_snap = _turn_rate(yaw, facing, FACE_TURN_SNAP, then_face=True)
 
     def picked_up(self, obj: SimObject) -> None:
         """The performer took an agent's object: the agent turns back two steps later (IT 134)."""
@@ -337,9 +354,9 @@ class Agents:
 
     def _start_return(self, state: AgentState) -> None:
         yaw = yaw_of(self.world.body_mat(state.obj))
-        angle = abs(_angle_to(yaw, self._resume_target(state)))
-        rate, snap = _walk_rate(angle)
-        state.mode, state.turn_rate, state.turn_snap = "returning", rate, (1.0 if snap == 1.0 else 2.0)
+        snap_at = WALK_TURN_SNAP if self._walks(state) else FACE_TURN_SNAP
+        state.mode = "returning"
+        state.turn_rate, state.turn_snap = _turn_rate(yaw, self._resume_target(state), snap_at)
 
     def _walk_step(self, state: AgentState, step: int, performer_xz: tuple[float, float]) -> None:
         agent = state.obj
@@ -360,7 +377,7 @@ class Agents:
             if state.turn_rate is None:
                 if step == state.scene_begin:  # the first turn starts the step after stepBegin (IT 128, 139)
                     return
-                state.turn_rate, state.turn_snap = _walk_rate(angle)
+                state.turn_rate, state.turn_snap = _turn_rate(yaw, target, WALK_TURN_SNAP)
             self._turn(state, target)
             return
         state.turn_rate = None

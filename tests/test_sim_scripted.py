@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from mcs_plugin.sim.controller import EmbeddedController
@@ -499,3 +501,69 @@ def test_agent_busy_during_a_non_loop_animation(sim):
     run(sim, 3)
     assert sim.step("InteractWithAgent", objectId="agent").return_status == "SUCCESSFUL"
     assert sim.step("InteractWithAgent", objectId="agent").return_status == "AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER"
+
+
+def _first_turn_yaws(sim, walker: dict, steps: int) -> list[float]:
+    """The agent's yaw at every step of a walk where it stands still (turning)."""
+    sim.start_scene(scene(walker))
+    yaws, last = [], None
+    for out in run(sim, steps):
+        agent_obj = obj(out, "agent")
+        here = (round(agent_obj.position["x"], 4), round(agent_obj.position["z"], 4))
+        if here == last:
+            yaws.append(agent_obj.rotation["y"] % 360.0)
+        last = here
+    return yaws
+
+
+def test_an_agents_half_turn_goes_the_way_float32_walking_leaves_it_facing(sim):
+    # Walking to a point leaves the agent facing the direction of its last float32 stride, a hair off the exact
+    # heading; turning back to the previous point is then a hair under half a turn one way (IT 128).
+    there_and_back = agent(x=0.8, z=1.5, yaw=0.0, agentMovement={"stepBegin": 0, "repeat": True, "sequence": [
+        {"animation": "TPF_walk", "endPoint": {"x": 1.0, "z": 2.0}}, {"animation": "TPF_walk", "endPoint": {"x": 0.8, "z": 1.5}}]})
+    yaws = _first_turn_yaws(sim, there_and_back, 40)[2:]  # after turning from 0 to the first point
+    assert yaws[0] == pytest.approx(345.8, abs=0.1)  # 21.8 toward 201.8: down through 0
+    assert yaws[5] == pytest.approx(165.8, abs=0.1)  # 201.8 toward 21.8: down again
+    # On a diagonal the float32 heading is exact: a true tie turns the way that does not cross yaw 0 (IT 142).
+    diagonal = agent(x=0.7, z=0.7, yaw=45.0, agentMovement={"stepBegin": 0, "repeat": True, "sequence": [
+        {"animation": "TPF_walk", "endPoint": {"x": 1.0, "z": 1.0}}, {"animation": "TPF_walk", "endPoint": {"x": 0.9, "z": 0.9}}]})
+    yaws = _first_turn_yaws(sim, diagonal, 20)
+    assert yaws[0] == pytest.approx(81.0, abs=0.1)
+
+
+def _yaw(out) -> float:
+    return obj(out, "agent").rotation["y"] % 360.0
+
+
+def test_an_interaction_interrupts_an_animation_without_step_end_which_plays_its_rest_afterwards(sim):
+    # TPF_wave holds the agent 11 steps; asked at its second step, it faces the performer (5 steps), stares
+    # (5 steps), then waves on for the 10 steps left before it turns back to its walk (IT 137, 139).
+    waver = agent(z=0.8, yaw=0.0, actions=[{"id": "TPF_wave", "stepBegin": 1, "isLoopAnimation": False}],
+                  agentMovement={"stepBegin": 0, "sequence": [{"animation": "TPF_walk", "endPoint": {"x": 0.0, "z": 3.0}}]})
+    sim.start_scene(scene(waver))
+    assert sim.step("Pass").return_status == "SUCCESSFUL"
+    assert sim.step("InteractWithAgent", objectId="agent").return_status == "SUCCESSFUL"  # not AGENT_IS_BUSY
+    yaws = [_yaw(out) for out in run(sim, 20)]  # steps 3..22
+    assert yaws[3] == pytest.approx(180.0, abs=0.5)  # facing the performer from step 6
+    assert yaws[3:18] == pytest.approx([180.0] * 15, abs=0.5)  # stare (6-10), then the wave's rest (11-20)
+    assert abs(yaws[18] - 180.0) > 10.0  # step 21: turning back to its walk
+
+
+def test_an_agent_that_does_not_walk_stays_facing_the_performer_unless_it_replays_an_animation(sim):
+    # After its 5-step stare an agent that does not walk keeps facing the performer (IT 124, 125) ...
+    idle = agent(x=0.4, z=0.8, yaw=0.0)
+    sim.start_scene(scene(idle))
+    facing = math.degrees(math.atan2(-0.4, -0.8)) % 360.0
+    assert sim.step("InteractWithAgent", objectId="agent").return_status == "SUCCESSFUL"
+    assert _yaw(run(sim, 20)[-1]) == pytest.approx(facing, abs=0.5)
+    # ... but one that played an animation with stepEnd turns back to it and replays it, busy (IT 181).
+    pointer = agent(x=0.4, z=0.8, yaw=0.0, actions=[{"id": "Point_start_index_finger", "stepBegin": 1, "stepEnd": 3}])
+    sim.start_scene(scene(pointer))
+    assert [sim.step("InteractWithAgent", objectId="agent").return_status for _ in range(3)] == ["AGENT_IS_BUSY"] * 3
+    assert sim.step("InteractWithAgent", objectId="agent").return_status == "SUCCESSFUL"  # step 4
+    outs = [sim.step("InteractWithAgent", objectId="agent") for _ in range(20)]  # steps 5..24
+    statuses = [out.return_status for out in outs]
+    assert statuses[:8] == ["AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER"] * 8  # turning 4-8, staring 8-12
+    again = statuses.index("SUCCESSFUL")
+    assert set(statuses[8:again]) == {"AGENT_IS_BUSY"}  # turning back, then replaying the pointing
+    assert abs((_yaw(outs[again - 1]) + 180.0) % 360.0 - 180.0) < 0.5  # back where it faced

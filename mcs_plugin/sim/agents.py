@@ -5,23 +5,27 @@ What MCS 0.7.4 does, as measured on its recorded outputs (IT 124-148, 181), and 
 - An agent holds the object whose ``associatedWithAgent`` names it: the object is out of the world (not seen, not
   touched) and reported at the agent's position, turning with it (``simulation_agent_held_object``,
   ``simulation_agent_is_holding_held_object``).
-- ``agentMovement``: the agent walks to each ``endPoint`` in turn (``repeat``: again and again), WALK_STEP metres
-  per step, arriving when less than two steps are left. Before each leg it turns to face the point (a step either
-  turns or walks; the first turn comes the step after ``stepBegin``). A turn of A degrees goes at
-  min(A / 2.5, max(A / 5, 20)) degrees per step (IT 128, 133, 139, 142): small turns in 2.5 steps, large ones in 5,
-  in between 20 per step finishing with up to 1.5 steps at once. An exact half turn goes the way that does not
-  cross yaw 0 (IT 142). Points where the agent stands are skipped (IT 145, 146). It waits while the performer
-  (IT 140) or an object (IT 139) is in its way.
-- ``actions``: a non-loop animation keeps the agent busy (InteractWithAgent: AGENT_IS_BUSY, walking paused) from
-  its stepBegin to its stepEnd, or for the clip's length when it has none (IT 128, 131, 181).
-- InteractWithAgent (in reach, seen): the agent turns to face the performer, max(A / 5, 20) degrees per step
-  (IT 124, 131, 133, 181). An agent holding its object then holds it out: three steps of a hand animation
-  (OFFER_FRAMES, not visible yet), then in front of it where it can be seen and picked up, still facing the
-  performer, until it is taken (IT 124, 125, 134, 139). One with nothing to give stands facing the performer
-  for SAD_STEPS steps; anything but Pass ends that after SAD_MIN_STEPS (IT 133, 136, 181). Then, and two steps
-  after its object was taken, it turns back to its walk (or where it faced) in at most four steps. Asking an
-  agent that is turning to the performer, offering or staring gives AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER;
-  one turning back is busy.
+- ``agentMovement``: the agent walks to each ``endPoint`` in turn (``repeat``: again and again). Before each leg it
+  turns to face the point (a step either turns or walks; the first turn comes the step after ``stepBegin``). Turns
+  are Unity's slerp by clamp(500 / D, 5, 10) / 25 of the turn per step (D: the two yaws' difference as eulerAngles),
+  set to the target once 85 % done (IT 128, 133, 139, 142). Unity walks in float32: each step faces the normalized
+  float32 direction to the point, moves WALK_STEP, and snaps onto the point within WALK_STEP on both axes; so
+  turning back after a leg is a hair under or over half a turn and the slerp takes the shorter way (IT 128); only an
+  exact half turn goes the way that does not cross yaw 0 (IT 142). Points where the agent stands are skipped
+  (IT 145, 146). It waits while the performer (IT 140) or an object (IT 139) is in its way.
+- ``actions``: a non-loop animation holds a walking agent in place from its stepBegin to its stepEnd, or for its
+  clip (CLIP_HOLD_STEPS) when it has none (IT 128). Only one with stepEnd makes the agent busy (AGENT_IS_BUSY,
+  IT 181); one without is interrupted by InteractWithAgent (IT 131, 137, 139).
+- InteractWithAgent (in reach, seen): the agent turns to face the performer, by the same slerp snapped to face it
+  the step after it is 75 % done (at once up to 15 degrees; IT 124, 131, 133, 181). An agent holding its object
+  then holds it out: three steps of a hand animation (OFFER_FRAMES, not visible yet), then in front of it where it
+  can be seen and picked up, still facing the performer, until it is taken (IT 124, 125, 134, 139). One with
+  nothing to give faces the performer for STARE_STEPS steps, following it but on the last (IT 125, 133, 181).
+  After that, or two steps after its object was taken, it plays the rest of an animation the interaction
+  interrupted, or in full a step late one whose stepBegin came during it (IT 136, 137, 139), then turns back to its
+  walk. One that does not walk stays facing the performer (IT 124, 125), unless it had played an animation with
+  stepEnd: then it turns back to where it faced and plays that again, busy (IT 181). Asking an agent that is
+  turning to the performer, offering or staring gives AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER.
 """
 
 from __future__ import annotations
@@ -36,18 +40,28 @@ from mcs_plugin.sim.coords import unity_euler_to_mj_matrix
 from mcs_plugin.sim.world import SimObject, World, yaw_of
 
 WALK_STEP = 0.04  # metres per step (IT 128, 140, 142)
-TURN_MIN_RATE = 20.0  # degrees per step of a middle-sized turn
+# Unity turns an agent by Quaternion.Slerp from its yaw to the target, by clamp(500 / D, 5, 10) / 25 of the turn per
+# step (25 animation frames per second), D the difference of the two yaws as eulerAngles (0-360, not wrapped):
+# small turns in 2.5 steps, large ones in 5, in between 20 degrees per step (IT 128, 133, 139, 142, 181).
+TURN_SPEED_RATIO = 500.0
+TURN_SPEED_MIN, TURN_SPEED_MAX = 5.0, 10.0
+ANIMATION_FRAME_RATE = 25.0
+WALK_TURN_SNAP = 0.85  # a turn toward the walk is set to its target once this much of it is done (IT 133, 139)
+FACE_TURN_SNAP = 0.75  # ... a turn to face the performer, or back after facing it, once this much (IT 181)
 ARRIVED = 0.05  # a walk point this close is where the agent already is
+UNITY_NORMALIZE_EPSILON = 1e-5  # Vector3.Normalize returns zero below this magnitude (Unity's Vector3.kEpsilon)
 PERFORMER_BLOCKS = 0.37  # an agent does not step closer than this to the performer's axis (IT 140)
 PERFORMER_WAIT = 9  # an agent the performer is in the way of stands still this many steps, then takes a step
 # whatever (IT 140, 148)
 OBJECT_BLOCKS = 0.165  # ... nor closer than this to an object's surface (IT 139)
-BUSY_STEPS = 2  # a non-loop animation without stepEnd keeps the agent busy this many steps (IT 131, 137: wave)
-CLIP_STEPS = {"jump": 12}  # ... except these clips (IT 128: TPM_jump)
-# and its walk goes on the step after that (IT 128, 131)
-INTERACT_TURN_STEPS = 5
-SAD_STEPS = 19  # an agent with nothing to give stares at the performer this long (IT 136)
-SAD_MIN_STEPS = 5  # ... at least this long, whatever the performer does (IT 181)
+# Steps a non-loop animation without stepEnd holds the agent in place: its clip's frames at one frame per step, plus
+# the step its end is noticed (IT 128: TPM_jump holds a walk 13 steps; IT 137: TPM_wave, IT 139: TPF_wave, from the
+# rest of the clip played after an interaction). Clips not measured are taken to be as long as the jump.
+CLIP_HOLD_STEPS = {"tpm_wave": 18, "tpf_wave": 11, "jump": 13}
+DEFAULT_CLIP_HOLD_STEPS = 13
+STARE_STEPS = 5  # an agent with nothing to give faces the performer this many steps (Unity's 5-frame sad clip;
+# IT 133, 181)
+ANIMATED_TURN_MIN = 15.0  # Unity turns an agent back at once, without a turning clip, up to this many degrees (IT 181)
 # The hand animation that holds an object out, per step from the step the agent faces the performer: metres
 # (ahead of the agent, to its right, above its feet), then where the object stays (IT 124, 125, 134, 139).
 OFFER_FRAMES = ((-0.093, 0.0035, 0.846), (0.0745, 0.077, 0.883), (0.113, 0.0185, 0.849))
@@ -57,15 +71,66 @@ OFFER_POSE = (0.114, 0.0, 0.671)
 def _angle_to(yaw: float, target: float) -> float:
     """Signed shortest turn (degrees) from yaw to target; an exact half turn goes without crossing yaw 0."""
     delta = (target - yaw + 180.0) % 360.0 - 180.0
-    if abs(abs(delta) - 180.0) < 1e-6:
+    if abs(abs(delta) - 180.0) < 1e-9:
         delta = 180.0 if target % 360.0 > yaw % 360.0 else -180.0
     return delta
 
 
-def _walk_rate(angle: float) -> tuple[float, float]:
-    """(degrees per step, finish-at-once factor) of a walking agent's turn of `angle` degrees."""
-    rate = min(angle / 2.5, max(angle / INTERACT_TURN_STEPS, TURN_MIN_RATE))
-    return max(rate, 1e-6), (1.0 if rate >= angle / 2.5 - 1e-6 else 1.5)
+def _unity_direction(from_xz: tuple[float, float], to_xz: tuple[float, float]) -> np.ndarray | None:
+    """Unity's `(to - from).normalized` on float32 positions (None where Unity's zero vector comes out): the walk's
+    float noise decides which way an exact half turn goes (IT 128)."""
+    delta = np.array(to_xz, np.float32) - np.array(from_xz, np.float32)
+    magnitude = np.float32(math.sqrt(float(delta[0] * delta[0] + delta[1] * delta[1])))
+    return delta / magnitude if magnitude > UNITY_NORMALIZE_EPSILON else None
+
+
+def _yaw_of_direction(direction: np.ndarray) -> float:
+    """Yaw (degrees) of Quaternion.LookRotation of a horizontal direction."""
+    return math.degrees(math.atan2(float(direction[0]), float(direction[1]))) % 360.0
+
+
+def _unity_stride(pos_xz: np.ndarray, point_xz: tuple[float, float]) -> tuple[np.ndarray, float | None, bool]:
+    """One MoveSimAgent step in float32 as Unity: (new x z, yaw of the step or None, arrived). The agent moves
+    WALK_STEP toward the point, then snaps onto it when within WALK_STEP on both axes."""
+    point = np.array(point_xz, np.float32)
+    direction = _unity_direction(pos_xz, point_xz)
+    new = np.array(pos_xz, np.float32)
+    if direction is not None:
+        new = new + direction * np.float32(WALK_STEP)
+    arrived = bool(np.all(np.abs(new - point) <= np.float32(WALK_STEP)))
+    return (point if arrived else new), (None if direction is None else _yaw_of_direction(direction)), arrived
+
+
+def _actions(agent: SimObject) -> list:
+    return list((agent.scene_object.actions if agent.scene_object is not None else None) or [])
+
+
+def _ended_clips(agent: SimObject) -> list:
+    """The agent's non-loop animations that have a stepEnd."""
+    return [action for action in _actions(agent) if not action.is_loop_animation and action.step_end is not None]
+
+
+def _open_clips(agent: SimObject) -> list:
+    """The agent's non-loop animations without stepEnd (they end with their clip)."""
+    return [action for action in _actions(agent) if not action.is_loop_animation and action.step_end is None]
+
+
+def _clip_hold_steps(action) -> int:
+    """Steps a non-loop animation without stepEnd holds the agent in place."""
+    name = action.id.lower()
+    return next((n for key, n in CLIP_HOLD_STEPS.items() if key in name), DEFAULT_CLIP_HOLD_STEPS)
+
+
+def _turn_rate(yaw: float, target: float, snap_at: float, then_face: bool = False) -> tuple[float, float]:
+    """(degrees per step, finish-at-once factor for `_turn`) of Unity's slerp turn from yaw to target, set to the
+    target on the step it is `snap_at` done (`then_face`: the step after, when Unity's LookAt takes over)."""
+    angle = abs(_angle_to(yaw, target))
+    raw = abs(target % 360.0 - yaw % 360.0)
+    speed = min(max(TURN_SPEED_RATIO / raw, TURN_SPEED_MIN), TURN_SPEED_MAX) if raw > 0 else TURN_SPEED_MAX
+    fraction = speed / ANIMATION_FRAME_RATE
+    steps = math.ceil(snap_at / fraction - 1e-9)
+    finish = 1.0 / fraction - steps + (0.0 if then_face else 1.0)
+    return max(angle * fraction, 1e-6), max(finish, 0.0)
 
 
 @dataclass
@@ -84,9 +149,11 @@ class AgentState:
     held: SimObject | None = None
     held_yaw: float = 0.0  # the held object's yaw relative to the agent's
     holding: bool = False
-    mode: str = ""  # "", "turning", "offering", "sad", "given", "returning"
+    mode: str = ""  # "", "turning", "offering", "sad", "given", "holding", "returning", "replaying"
     mode_since: int = 0  # step the current mode began
-    mode_until: int = 0  # last step of a sad stare or of the pause after giving
+    mode_until: int = 0  # last step of a sad stare, of the pause after giving, of a hold or of a replay
+    interaction_began: int = -1  # step of the last InteractWithAgent that succeeded
+    held_over: int = 0  # steps of an interrupted animation still to play after the interaction
     resume_yaw: float | None = None
     leg_started: bool = False  # it has walked toward its current point
     wait_until: int = -10  # last step of a wait for the performer to get out of the way
@@ -124,39 +191,34 @@ class Agents:
         return state
 
     # -- queries ---------------------------------------------------------------------------------------
-    def busy(self, agent: SimObject, step: int, settle: int = 0) -> bool:
-        """Whether a non-loop animation (or turning back after an interaction) keeps the agent busy at `step`
-        (with `settle`: or ended less than that many steps before)."""
+    def busy(self, agent: SimObject, step: int) -> bool:
+        """Whether the agent is busy at `step` (AGENT_IS_BUSY): playing a non-loop animation that has a stepEnd
+        (IT 181; one without stepEnd is interrupted by an interaction: IT 131, 137, 139), or turning back to replay
+        one after an interaction (IT 181)."""
         state = self.states.get(agent.id)
-        if state is not None and state.mode == "returning":
+        if state is not None and state.mode in ("returning", "replaying"):
             return True
-        for action in (agent.scene_object.actions if agent.scene_object is not None else []) or []:
-            if action.is_loop_animation:
-                continue
-            if action.step_end is not None:
-                end = action.step_end
-            else:
-                clip = next((n for key, n in CLIP_STEPS.items() if key in action.id.lower()), BUSY_STEPS)
-                end = action.step_begin + clip - 1 + settle
-            if action.step_begin <= step <= end:
-                return True
-        return False
+        return any(action.step_begin <= step <= action.step_end for action in _ended_clips(agent))
+
+    def _held_in_place(self, agent: SimObject, step: int) -> bool:
+        """Whether a non-loop animation keeps a walking agent in place at `step`."""
+        return self.busy(agent, step) or any(
+            action.step_begin <= step < action.step_begin + _clip_hold_steps(action) for action in _open_clips(agent))
 
     def _animating(self, state: AgentState, step: int) -> bool:
         """Whether a loop animation with an end, started after the walk, stands in for walking (IT 128)."""
-        agent = state.obj
-        for action in (agent.scene_object.actions if agent.scene_object is not None else []) or []:
+        for action in _actions(state.obj):
             if (action.is_loop_animation and action.step_end is not None and action.step_begin > state.scene_begin
                     and action.step_begin <= step < action.step_end):
                 return True
         return False
 
     def _animation_ends(self, state: AgentState, step: int) -> bool:
-        agent = state.obj
         return any(action.is_loop_animation and action.step_end == step and action.step_begin > state.scene_begin
-                   for action in (agent.scene_object.actions if agent.scene_object is not None else []) or [])
+                   for action in _actions(state.obj))
 
     def interacting(self, agent: SimObject) -> bool:
+        """Whether the agent is turning to, offering to or staring at the performer."""
         state = self.states.get(agent.id)
         return state is not None and state.mode in ("turning", "offering", "sad")
 
@@ -177,11 +239,18 @@ class Agents:
         """InteractWithAgent succeeded: start turning to face the performer (this step)."""
         state = self.states[agent.id]
         yaw = yaw_of(self.world.body_mat(agent))
-        if state.mode != "returning":
+        if state.mode not in ("returning", "replaying"):
             state.resume_yaw = yaw
-        angle = abs(_angle_to(yaw, self._facing(agent, performer_xz)))
-        state.mode, state.mode_since = "turning", self._step
-        state.turn_rate, state.turn_snap = max(angle / INTERACT_TURN_STEPS, TURN_MIN_RATE), 1.0
+        # An animation without stepEnd that the interaction interrupts plays its rest afterwards (IT 137, 139).
+        state.held_over = max([state.held_over] + [action.step_begin + _clip_hold_steps(action) - self._step
+                                                   for action in _open_clips(agent)
+                                                   if action.step_begin <= self._step])
+        state.mode, state.mode_since, state.interaction_began = "turning", self._step, self._step
+        facing = self._facing(agent, performer_xz)
+        if abs(_angle_to(yaw, facing)) <= ANIMATED_TURN_MIN:  # no turning clip: faces the performer at once
+            state.turn_rate, state.turn_snap = None, 1.0
+        else:
+            state.turn_rate, state.turn_snap = _turn_rate(yaw, facing, FACE_TURN_SNAP, then_face=True)
 
     def picked_up(self, obj: SimObject) -> None:
         """The performer took an agent's object: the agent turns back two steps later (IT 134)."""
@@ -193,14 +262,6 @@ class Agents:
             self.world.set_frozen(obj, False)
             if state.mode == "offering":
                 state.mode, state.mode_since, state.mode_until = "given", self._step, self._step + 1
-
-    def performer_acted(self, action: str) -> None:
-        """Anything but Pass (or asking again) ends an agent's stare after SAD_MIN_STEPS (IT 133, 181)."""
-        if action in ("Pass", "InteractWithAgent"):
-            return
-        for state in self.states.values():
-            if state.mode == "sad":
-                state.mode_until = min(state.mode_until, max(self._step, state.mode_since + SAD_MIN_STEPS - 1))
 
     def begin_step(self, step: int) -> None:
         """The step being run (before the performer's action)."""
@@ -214,11 +275,11 @@ class Agents:
             agent = state.obj
             if not agent.present:
                 continue
-            if state.mode in ("sad", "given") and step > state.mode_until:
-                self._start_return(state)
+            if state.mode in ("given", "holding", "replaying") and step > state.mode_until:
+                self._end_interaction(state, step)
             if state.mode:
                 self._interaction_step(state, step, performer_xz)
-            elif self.busy(agent, step, settle=1) or self._animating(state, step):
+            elif self._held_in_place(agent, step) or self._animating(state, step):
                 state.turn_rate = None  # a turn held up starts over afterwards (IT 128)
             elif not state.walk_done and step >= state.walk_begin:
                 self._walk_step(state, step, performer_xz)
@@ -234,24 +295,68 @@ class Agents:
                 if state.holding:
                     state.mode = "offering"
                 else:
-                    state.mode, state.mode_until = "sad", step + SAD_STEPS - 1
-        elif state.mode == "offering":  # keeps facing the performer until the object is taken
-            state.turn_rate = None
+                    state.mode, state.mode_until = "sad", step + STARE_STEPS - 1
+        elif state.mode == "offering" or (state.mode == "sad" and step < state.mode_until):
+            state.turn_rate = None  # keeps facing the performer (IT 124, 125, 181)
             self._turn(state, self._facing(agent, performer_xz))
+        elif state.mode == "sad":  # its last step ends it; the agent is busy turning back from the next (IT 181)
+            self._end_interaction(state, step)
         elif state.mode == "returning" and self._turn(state, self._resume_target(state)):
+            self._after_return(state, step)
+
+    def _end_interaction(self, state: AgentState, step: int) -> None:
+        """After the stare or the pause after giving: play the rest of an interrupted animation (and one whose
+        stepBegin came during the interaction, from its start, a step late: IT 136), then turn back to the walk;
+        an agent that does not walk turns back only to replay an animation with stepEnd (IT 181), else it stays
+        facing the performer (IT 124, 125)."""
+        if state.mode in ("sad", "given"):
+            state.held_over += sum(_clip_hold_steps(action) + 1 for action in _open_clips(state.obj)
+                                   if state.interaction_began < action.step_begin <= step)
+        if state.mode in ("sad", "given") and state.held_over > 0:  # a stare ends with its last step: hold after it
+            last = step + state.held_over - (0 if state.mode == "sad" else 1)
+            state.mode, state.mode_until, state.held_over = "holding", last, 0
+        elif state.mode == "replaying" or (state.mode != "returning" and not self._walks(state)
+                                           and self._replayed_clip(state) is None):
             state.mode, state.turn_rate = "", None
+        elif state.mode != "returning":
+            self._start_return(state)
+            if self._turns_back_at_once(state):  # no turning clip: at once (IT 181)
+                state.turn_rate = None
+                self._turn(state, self._resume_target(state))
+                self._after_return(state, step)
+
+    def _after_return(self, state: AgentState, step: int) -> None:
+        """Facing its walk (or where it faced) again: replay an animation with stepEnd, busy (IT 181)."""
+        state.turn_rate = None
+        clip = None if self._walks(state) else self._replayed_clip(state)
+        if clip is None:
+            state.mode = ""
+        else:
+            state.mode, state.mode_until = "replaying", step + clip.step_end - clip.step_begin
+
+    def _walks(self, state: AgentState) -> bool:
+        return not state.walk_done and bool(state.points)
+
+    def _replayed_clip(self, state: AgentState):
+        """The last non-loop animation with stepEnd begun before the interaction, which the agent plays again."""
+        begun = [action for action in _ended_clips(state.obj) if action.step_begin < state.interaction_began]
+        return max(begun, key=lambda action: action.step_begin) if begun else None
+
+    def _turns_back_at_once(self, state: AgentState) -> bool:
+        yaw = yaw_of(self.world.body_mat(state.obj))
+        return abs(_angle_to(yaw, self._resume_target(state))) <= ANIMATED_TURN_MIN
 
     def _resume_target(self, state: AgentState) -> float:
-        if not state.walk_done and state.points:
+        if self._walks(state):
             return self._facing(state.obj, state.points[state.point])
         yaw = yaw_of(self.world.body_mat(state.obj))
         return state.resume_yaw if state.resume_yaw is not None else yaw
 
     def _start_return(self, state: AgentState) -> None:
         yaw = yaw_of(self.world.body_mat(state.obj))
-        angle = abs(_angle_to(yaw, self._resume_target(state)))
-        rate, snap = _walk_rate(angle)
-        state.mode, state.turn_rate, state.turn_snap = "returning", rate, (1.0 if snap == 1.0 else 2.0)
+        snap_at = WALK_TURN_SNAP if self._walks(state) else FACE_TURN_SNAP
+        state.mode = "returning"
+        state.turn_rate, state.turn_snap = _turn_rate(yaw, self._resume_target(state), snap_at)
 
     def _walk_step(self, state: AgentState, step: int, performer_xz: tuple[float, float]) -> None:
         agent = state.obj
@@ -272,27 +377,27 @@ class Agents:
             if state.turn_rate is None:
                 if step == state.scene_begin:  # the first turn starts the step after stepBegin (IT 128, 139)
                     return
-                state.turn_rate, state.turn_snap = _walk_rate(angle)
+                state.turn_rate, state.turn_snap = _turn_rate(yaw, target, WALK_TURN_SNAP)
             self._turn(state, target)
             return
         state.turn_rate = None
-        remaining = math.hypot(tx - pos[0], tz - pos[1])
-        if remaining < 1e-9:
-            self._next_point(state)
-            return
         # A loop animation that held the walk up ends with a double stride (IT 128).
-        strides = 2.0 if self._animation_ends(state, step) else 1.0
-        stride = remaining if remaining < (strides + 1.0) * WALK_STEP else strides * WALK_STEP
-        new = np.array([pos[0], pos[1]]) + (np.array([tx, tz]) - pos[:2]) / remaining * stride
+        new, step_yaw, arrived = pos[:2], None, False
+        for _ in range(2 if self._animation_ends(state, step) else 1):
+            new, stride_yaw, arrived = _unity_stride(new, (tx, tz))
+            step_yaw = stride_yaw if step_yaw is None else step_yaw
+            if arrived:
+                break
         if step <= state.wait_until:
             return
         if self._blocked(state, new, None if step == state.wait_until + 1 else performer_xz):
             if step != state.wait_until + 1:
                 state.wait_until = step + PERFORMER_WAIT - 1
             return
-        self.world.set_pose(agent, np.array([new[0], new[1], pos[2]]), self.world.body_mat(agent).copy())
+        mat = self.world.body_mat(agent).copy() if step_yaw is None else unity_euler_to_mj_matrix(0.0, step_yaw, 0.0)
+        self.world.set_pose(agent, np.array([new[0], new[1], pos[2]], dtype=float), mat)
         state.leg_started = True
-        if stride == remaining:
+        if arrived:
             self._next_point(state)
 
     def _blocked(self, state: AgentState, new: np.ndarray, performer_xz: tuple[float, float] | None) -> bool:
@@ -337,8 +442,10 @@ class Agents:
         return done
 
     def _facing(self, agent: SimObject, point_xz: tuple[float, float]) -> float:
+        """Yaw that faces a point from the agent, as Unity's LookRotation of the float32 direction."""
         pos = self.world.body_pos(agent)
-        return math.degrees(math.atan2(point_xz[0] - pos[0], point_xz[1] - pos[1])) % 360.0
+        direction = _unity_direction((pos[0], pos[1]), point_xz)
+        return yaw_of(self.world.body_mat(agent)) if direction is None else _yaw_of_direction(direction)
 
     def place_held(self) -> None:
         """Put each agent's object where MCS reports it: at the agent, in its hand animation, or held out."""

@@ -194,7 +194,6 @@ class EmbeddedController:
         elif name == Action.END_HABITUATION.value:
             self._trigger.restart(self.world)
             self._geom_rgb = geom_colors(self.world)
-        self._agents.performer_acted(name)
         self._advance(matched=name in MOVE_DIRECTIONS)
         self._visible_cache = None  # the action and physics changed what can be seen
         if name == Action.END_HABITUATION.value and self.habituation_trial is not None:

@@ -54,3 +54,20 @@ def obj(output, object_id: str):
 def run(sim, steps: int, action: str = "Pass") -> list:
     """The outputs of `steps` repetitions of one action."""
     return [sim.step(action) for _ in range(steps)]
+
+
+def seesaw(tilt: float = 17.0, centre_y: float = 0.468, centre_z: float = 0.3) -> list[dict]:
+    """MCS's seesaw (IT 086, 092): a 3 m physical plank (scale z 100, as MCS scenes give it) tilted `tilt` degrees
+    with its +z end low, over a kinematic 0.5 m pivot block at the origin."""
+    plank = {
+        "id": "seesaw", "type": "cube", "physics": True, "seesaw": True, "moveable": True, "mass": 1,
+        "shows": [{"stepBegin": 0, "scale": {"x": 0.2, "y": 3, "z": 100},
+                   "rotation": {"x": 90 - tilt, "y": 180, "z": 0},
+                   "position": {"x": 0, "y": centre_y, "z": centre_z}}],
+    }
+    pivot = {
+        "id": "seesaw_pivot", "type": "cube", "seesaw": True, "kinematic": True, "moveable": True, "mass": 1,
+        "shows": [{"stepBegin": 0, "scale": {"x": 0.75, "y": 0.2, "z": 0.5}, "rotation": {"x": 90, "y": 180, "z": 0},
+                   "position": {"x": 0, "y": 0.25, "z": 0}}],
+    }
+    return [plank, pivot]

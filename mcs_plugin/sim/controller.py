@@ -312,6 +312,7 @@ class EmbeddedController:
         world = self.world
         if not matched:
             self.performer.match_height(world)
+        self.performer.press_plank(world)
         self._agents.step(self.step_number, (self.performer.x, self.performer.z))
         standing_on = None
         if self._movers:  # a performer standing on a scripted kinematic mover (a rotating cog) rides it (IT 166)

@@ -30,6 +30,8 @@ STRUCTURE_RADIUS = 0.221  # Unity's capsule keeps its axis this far from structu
 # hole's side after a fall (IT 065, 083), stopped 0.2 m from a lip but not 0.236 m (IT 094, 101)
 STRUCTURE_AXIS_LOW = 0.225  # ...and that capsule's axis starts this far above the feet (its bottom at the feet): it
 # meets a ramp's side from the floor (IT 077) and slides up and off the top end of a ramp (IT 074: +0.034 m, 0.074 m on)
+SEESAW_PUSH = 2.0 * 9.81 * 0.02  # N s: standing on a seesaw plank, the performer's weight (2 kg x g, MCS
+# MatchAgentHeightToStructureBelow) as a force for one Unity physics step (0.02 s), once per action (IT 086, 092)
 PUSHABLE_MASS = 2.0  # walking into a lighter non-kinematic object shoves it (IT 011 1.9 kg) instead of stopping
 SHOVE_RADIUS = 0.2  # a shoved object is kept this far (surface) from the body's axis (IT 011)
 START_CLEAR_RADIUS = 0.254  # a light object starting inside the body ends with its centre this far from the axis
@@ -168,6 +170,16 @@ class Performer:
         self.floor_y = height
         self._push_out(world)
         return True
+
+    def press_plank(self, world: World) -> None:
+        """Push the seesaw plank the performer stands on (if any) down with its weight, once before an action's
+        physics: IT 092's plank tips 2, 6, 11 degrees after 1-3 actions and IT 086's only lifts its low end once the
+        performer is 0.15 m past the pivot, as one such push per action (not one per height match) makes them."""
+        if not world.has_planks or self.fixed_camera_y is not None:
+            return
+        owner, height = self.support(world, self.x, self.z, self._body_top())
+        if owner is not None and owner.plank:
+            world.push_plank(owner, np.array([self.x, self.z, height]), SEESAW_PUSH)
 
     def _structure_overlaps(self, world: World, x: float, z: float, floor_y: float) -> list[tuple[float, np.ndarray]]:
         """How deep Unity's capsule standing on `floor_y` at (x, z) overlaps each structure it meets (room included),

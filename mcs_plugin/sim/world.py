@@ -32,6 +32,8 @@ CARRY_SINK = 0.01 + 1e-6
 SLEEP_ENERGY = 0.005  # Unity's default sleep threshold (kinetic energy / mass, m^2/s^2)
 SLEEP_ACTIONS = 8  # PhysX lets a body sleep after ~0.4 s under the threshold
 ANGULAR_DRAG = 0.5  # MCS rigidbody angular drag (1/s): spinning and rolling objects slow down
+SEESAW_PLANK_THICKNESS = 0.034  # m: a seesaw plank's collider, whatever its z scale (100 in IT 086, 092); the
+# camera of a performer standing on the flat plank of IT 092 is 0.017 above its centre, on IT 086's 17-degree one too
 BODY_PREFIX = "obj:"  # MuJoCo body names: scene ids may be anything, "world" included
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
 WALL_THICKNESS = 0.5
@@ -69,6 +71,8 @@ class SimObject:
     is_floor: bool = False
     is_agent: bool = False
     seesaw: bool = False
+    plank: bool = False  # a seesaw plank: it only rises, falls and pitches about its own x axis (see _plank_joints)
+    plank_dofs: tuple[int, int] = (-1, -1)  # a plank's slide and hinge degrees of freedom
     is_lip: bool = False  # a platform lip: always obstructs the performer
     rgb: tuple[float, float, float] = (0.5, 0.5, 0.5)
     material_list: list[str] = field(default_factory=list)
@@ -178,6 +182,7 @@ class World:
         self._group = model.geom_group.copy()
         self._ray_geom = np.zeros(1, dtype=np.int32)
         self._dynamic = [o for o in objects if o.dynamic]
+        self._plank_dofs = [dof for o in objects if o.plank for dof in o.plank_dofs]
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
         self._visibility_geoms: np.ndarray | None = None
         self.last_cast_normal = np.array([0.0, 0.0, 1.0])  # surface normal where the last sphere cast landed
@@ -207,6 +212,11 @@ class World:
         self._still_checks = 0
         for obj in self._dynamic:
             obj.calm_actions = 0
+
+    @property
+    def has_planks(self) -> bool:
+        """Whether the world has a seesaw plank (see push_plank)."""
+        return bool(self._plank_dofs)
 
     @property
     def at_rest(self) -> bool:
@@ -441,6 +451,7 @@ class World:
         mujoco.mj_kinematics(self.model, self.data)
         speed = max((np.abs(qvel[o.qvel_adr : o.qvel_adr + 6]).max() for o in self._dynamic
                      if o.present and not (o.frozen or o.ghost)), default=0.0)
+        speed = max(speed, float(np.abs(qvel[self._plank_dofs]).max(initial=0.0)))
         self._still_checks = self._still_checks + 1 if speed < REST_SPEED else 0
 
     def _sleep(self, qvel: np.ndarray) -> None:
@@ -459,6 +470,22 @@ class World:
                     v[:] = 0.0
             else:
                 obj.calm_actions = 0
+
+    def push_plank(self, plank: SimObject, point_mj: np.ndarray, impulse: float) -> None:
+        """Push a seesaw plank straight down at a point with an impulse (N s): its slide and hinge speed up as
+        its joint-space inertia says."""
+        self.wake()
+        mujoco.mj_kinematics(self.model, self.data)
+        mujoco.mj_comPos(self.model, self.data)
+        mujoco.mj_crb(self.model, self.data)
+        mujoco.mj_factorM(self.model, self.data)
+        force = np.zeros(self.model.nv)
+        mujoco.mj_applyFT(self.model, self.data, np.array([0.0, 0.0, -impulse]), np.zeros(3),
+                          np.asarray(point_mj, float), plank.body_id, force)
+        change = np.zeros((1, self.model.nv))
+        mujoco.mj_solveM(self.model, self.data, change, force.reshape(1, -1))
+        dofs = list(plank.plank_dofs)
+        self.data.qvel[dofs] += change[0, dofs]
 
     def lowest_point(self, obj: SimObject) -> float:
         """Height (MuJoCo z) of the lowest point of an object's present geoms at the current pose."""
@@ -841,10 +868,34 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         part_names=part_names,
         part_open_centres=open_centres,
     )
+    if sim.seesaw and sim.dynamic and not sim.frozen:
+        parts = _as_plank(sim, parts)
     rotation = show.rotation
     return sim, parts, np.array([show.position.x, show.position.y, show.position.z]), np.array(
         [rotation.x, rotation.y, rotation.z]
     )
+
+
+def _as_plank(sim: SimObject, parts: list) -> list:
+    """Make a physical seesaw object a plank (MCS IT 086, 092): SEESAW_PLANK_THICKNESS thick along its local z,
+    held by _plank_joints instead of moving freely."""
+    sim.plank, sim.dynamic = True, False
+    sim.size = sim.size.copy()
+    sim.size[2] = SEESAW_PLANK_THICKNESS
+    thin = []
+    for kind, centre, size, rot, role in parts:
+        size = size.copy()
+        size[2] = SEESAW_PLANK_THICKNESS
+        thin.append((kind, centre, size, rot, role))
+    return thin
+
+
+def _plank_joints(mat: np.ndarray) -> str:
+    """A seesaw plank's joints (MCS IT 086, 092): its centre keeps its x and z (position_z 0.3 through 41 degrees
+    of tilt) and it turns only about its own x axis, so it rises, falls and pitches as the pivot, the floor and
+    the performer's weight let it. The slide's axis is world-vertical in the body's frame."""
+    vertical = mat.T @ np.array([0.0, 0.0, 1.0])
+    return f'<joint type="slide" axis="{_fmt(vertical)}"/><joint type="hinge" axis="1 0 0"/>'
 
 
 DEFAULT_CEILING_MATERIAL = "AI2-THOR/Materials/Walls/Drywall"
@@ -1078,6 +1129,8 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         attrs = f'name="{_xml_escape(BODY_PREFIX + obj.id)}" pos="{_fmt(spec.pos)}" quat="{_fmt(matrix_to_quat(spec.mat))}"'
         if obj.dynamic:
             bodies.append(f"<body {attrs}><freejoint/>{''.join(geoms)}</body>")
+        elif obj.plank:
+            bodies.append(f"<body {attrs}>{_plank_joints(spec.mat)}{''.join(geoms)}</body>")
         elif obj.type_name == "structure":
             bodies.append(f"<body {attrs}>{''.join(geoms)}</body>")
         else:
@@ -1123,6 +1176,10 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
             obj.qpos_adr, obj.qvel_adr = int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])
             # Unity's angular drag: a torque -drag * I * omega on the rotational degrees of freedom.
             model.dof_damping[obj.qvel_adr + 3 : obj.qvel_adr + 6] = ANGULAR_DRAG * model.body_inertia[obj.body_id]
+        elif obj.plank:
+            joint = model.body_jntadr[obj.body_id]
+            obj.plank_dofs = (int(model.jnt_dofadr[joint]), int(model.jnt_dofadr[joint + 1]))
+            model.dof_damping[obj.plank_dofs[1]] = ANGULAR_DRAG * float(model.dof_M0[obj.plank_dofs[1]])
         elif model.body_mocapid[obj.body_id] >= 0:
             obj.mocap_id = int(model.body_mocapid[obj.body_id])
     performer_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__performer__")

@@ -17,9 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from mcs_plugin.sim.coords import mcs_to_mj, unity_euler_to_mj_matrix
-from mcs_plugin.sim.world import PHYSICS_TIMESTEP, SUBSTEPS_PER_ACTION, SimObject, World
+from mcs_plugin.sim.world import PHYSICS_TIMESTEP, SUBSTEPS_PER_ACTION, UNITY_PHYSICS_STEP, SimObject, World
 
-UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a per-step AddForce acts
 ACTION_SECONDS = SUBSTEPS_PER_ACTION * PHYSICS_TIMESTEP  # simulated time of one action (MCS: 5 x 0.01 s)
 
 

@@ -494,9 +494,9 @@ class ActionRunner:
     def _kinematic_shift(self, obj: SimObject, offset: np.ndarray, yaw_deg: float, shove: bool = False) -> bool:
         """Move and turn an object if it does not run into anything; False (unchanged) otherwise.
 
-        With `shove`, physical objects in the way (not kinematic, structural or agents) are carried along by the same
-        offset, as MCS's MoveObject does (IT 197, 202: a ball; 205, 209: another tool), unless that runs them into
-        something.
+        With `shove`, physical objects in the way (not kinematic, structural or agents) and what rests on them are
+        carried along by the same offset, as MCS's MoveObject does (IT 197, 202: a ball; 205, 209: another tool;
+        104: a stack), unless that runs them into something.
         """
         world = self.world
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
@@ -514,7 +514,10 @@ class ActionRunner:
         after = self._overlap_depths(obj)
         for other in [world.by_id[i] for i, depth in after.items() if depth > before.get(i, 0.0) + OVERLAP_TOLERANCE]:
             if shove and other.dynamic and other.moveable and not (other.frozen or other.ghost or other.structural or other.is_agent):
-                carried.append((other, world.body_pos(other).copy()))
+                # and what rests on it goes along too (IT 104: a shoved block's stack)
+                for load in [other] + world.riders(other):
+                    if load is not obj and all(load is not known[0] for known in carried + riders):
+                        carried.append((load, world.body_pos(load).copy()))
             else:
                 blocked = True
                 break

@@ -16,6 +16,7 @@ from mcs_plugin.sim.performer import (
     CAMERA_FIELD_OF_VIEW,
     CRAWLING,
     LYING,
+    PERFORMER_RADIUS,
     PERFORMER_REACH,
     ROTATE_DEGREES,
     STANDING,
@@ -501,6 +502,7 @@ class ActionRunner:
         world = self.world
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
         before = self._overlap_depths(obj)  # resting contacts (the floor, a support) do not block
+        body_gap = self.performer.reach_distance(world, obj)
         turn = unity_euler_to_mj_matrix(0.0, yaw_deg, 0.0)
         centre = world.center(obj)
         # What rests on the object goes with it, rigidly (IT 100: a rotated stack; IT 103: a table's load).
@@ -510,8 +512,8 @@ class ActionRunner:
             world.set_pose(rider, centre + offset + turn @ (rider_pos - centre), turn @ rider_mat)
         world.forward()
         carried: list[tuple[SimObject, np.ndarray]] = []
-        blocked = False
-        after = self._overlap_depths(obj)
+        blocked = self._runs_into_performer(obj, body_gap)
+        after = {} if blocked else self._overlap_depths(obj)
         for other in [world.by_id[i] for i, depth in after.items() if depth > before.get(i, 0.0) + OVERLAP_TOLERANCE]:
             if shove and other.dynamic and other.moveable and not (other.frozen or other.ghost or other.structural or other.is_agent):
                 # and what rests on it goes along too (IT 104: a shoved block's stack)
@@ -535,6 +537,12 @@ class ActionRunner:
             world.set_pose(obj, pos, mat)
             world.forward()
         return not blocked
+
+    def _runs_into_performer(self, obj: SimObject, gap_before: float) -> bool:
+        """Whether a moved object came closer to the performer's body than its radius (IT 217: a tool pulled back
+        stops 0.2 m from the body's axis, not 0.3 m)."""
+        gap = self.performer.reach_distance(self.world, obj)
+        return gap < PERFORMER_RADIUS and gap < gap_before - 1e-6
 
     def _overlap_depths(self, obj: SimObject) -> dict[str, float]:
         """How deep an object overlaps each other object (or room part) it touches, by id."""

@@ -176,3 +176,60 @@ def test_what_a_container_on_a_rotating_cog_holds_rides_with_it(sim):
         held_in, container = obj(out, "ball").position, obj(out, "chest").position
         assert (held_in["x"], held_in["z"]) == pytest.approx((container["x"], container["z"]), abs=0.01)
     assert obj(out, "chest").rotation["y"] == pytest.approx(90, abs=1)
+
+
+def tool(object_id: str = "tool", x: float = 0.0, z: float = 0.5, kind: str = "tool_rect_1_00_x_9_00") -> dict:
+    """A moveable tool lying on the floor, pointing along z."""
+    return {"id": object_id, "type": kind, "shows": [{"stepBegin": 0, "position": {"x": x, "y": 0.15, "z": z}}]}
+
+
+def yaw_steps(outputs: list, object_id: str) -> list[float]:
+    """Per-step change of an object's yaw (degrees, signed, unwrapped) over a list of outputs."""
+    yaws = [obj(out, object_id).rotation["y"] for out in outputs]
+    return [(b - a + 180.0) % 360.0 - 180.0 for a, b in zip(yaws, yaws[1:])]
+
+
+def test_torque_spins_a_light_object_at_most_at_unity_max_speed_then_it_slows_linearly(sim):
+    toy = cube("toy", z=1.0, size=0.3, y=0.15, mass=1.5)
+    start = sim.start_scene(scene(toy, tilt=30))
+    outputs = [start, sim.step("TorqueObject", objectId="toy", force=1.0)] + run(sim, 14)
+    turns = yaw_steps(outputs, "toy")
+    assert 125.0 < turns[0] <= 143.3  # capped at 50 rad/s (143 degrees a 0.05 s action), positive force clockwise
+    moving = [t for t in turns if t > 1.0]
+    slowdowns = np.diff(moving[:-1])
+    assert np.all(slowdowns < 0) and np.ptp(slowdowns) < 3.0  # Coulomb friction: a constant slow-down per step
+    assert turns[-1] == pytest.approx(0.0, abs=1e-6)  # and it stops
+    heights = [obj(out, "toy").position["y"] for out in outputs]
+    assert max(heights) - min(heights) < 0.005  # spinning on the floor, not hopping
+
+
+def test_repeated_torques_speed_up_a_heavy_tool_that_then_coasts_to_a_stop(sim):
+    start = sim.start_scene(scene(tool(), tilt=30))
+    outputs = [start] + [sim.step("TorqueObject", objectId="tool", force=-1.0) for _ in range(4)] + run(sim, 6)
+    turns = yaw_steps(outputs, "tool")
+    assert all(t < 0 for t in turns[:4])  # negative force turns it anticlockwise
+    assert -1.5 < turns[0] < -0.5 and turns[3] < turns[2] < turns[1] < turns[0]  # each torque adds speed (IT 113)
+    assert abs(turns[5]) < abs(turns[4]) and turns[-1] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_move_object_shoves_an_object_in_the_way_with_what_rests_on_it(sim):
+    pusher = cube("pusher", x=-0.2, z=1.0, size=0.2, mass=0.66)
+    block = cube("block", x=0.01, z=1.0, size=0.2, mass=0.66)
+    top = cube("top", x=0.01, z=1.0, size=0.2, y=0.3, mass=0.66)
+    sim.start_scene(scene(pusher, block, top, tilt=30))
+    before = poses(sim.step("Pass"))
+    out = sim.step("MoveObject", objectId="pusher", lateral=1)
+    assert out.return_status == "SUCCESSFUL"
+    after = poses(out)
+    for object_id in ("pusher", "block", "top"):
+        assert after[object_id][0][0] - before[object_id][0][0] == pytest.approx(0.1, abs=0.01)
+
+
+def test_move_object_may_not_pull_an_object_into_the_performers_body(sim):
+    sim.start_scene(scene(tool(z=2.96, kind="tool_rect_0_75_x_5_00"), tilt=30))  # its near end 0.46 m from the axis
+    for _ in range(2):  # to 0.36 m, then 0.26 m: still clear of the body (radius 0.25 m)
+        assert sim.step("MoveObject", objectId="tool", straight=-1).return_status == "SUCCESSFUL"
+    out = sim.step("MoveObject", objectId="tool", straight=-1)  # to 0.16 m: into the body
+    assert out.return_status == "OBSTRUCTED"
+    assert obj(out, "tool").position["z"] == pytest.approx(2.76, abs=0.005)  # where it was
+    assert sim.step("MoveObject", objectId="tool", straight=1).return_status == "SUCCESSFUL"  # away is fine

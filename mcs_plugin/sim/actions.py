@@ -16,6 +16,7 @@ from mcs_plugin.sim.performer import (
     CAMERA_FIELD_OF_VIEW,
     CRAWLING,
     LYING,
+    PERFORMER_RADIUS,
     PERFORMER_REACH,
     ROTATE_DEGREES,
     STANDING,
@@ -32,7 +33,7 @@ SURFACE_GAP = 0.002  # an object put onto a surface is set down just above it (I
 AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower (IT 124)
 THROW_SPEED = 8.0  # m/s at force 1
 PUSH_IMPULSE = 10.0  # N*s at force 1 (IT 097, 109: a 1 kg ball leaves at 5 m/s with the default force 0.5)
-TORQUE_IMPULSE = 2.0  # N*m*s at force 1
+TORQUE_IMPULSE = 21.9  # N*m*s at force 1 (IT 113: a 6.5 kg 1 x 9 m tool turns 1, 1, 2, 3 degrees in 4 torques)
 ROTATE_OBJECT_DEGREES = 5.0
 MOVE_OBJECT_DISTANCE = 0.1
 OVERLAP_TOLERANCE = 0.005  # overlaps deeper than this block kinematic moves and rotations of objects
@@ -506,20 +507,20 @@ class ActionRunner:
             return outcome
         force = _float(params, "force", 0.5, -1.0, 1.0)
         # Positive force turns the object clockwise seen from above (negative about MuJoCo +z).
-        spin = -force * TORQUE_IMPULSE / max(obj.mass, 1e-3)
-        self.world.set_velocity(obj, self.world.data.qvel[obj.qvel_adr : obj.qvel_adr + 3].copy(), np.array([0, 0, spin]))
+        self.world.add_spin(obj, -force * TORQUE_IMPULSE)
         return outcome
 
     def _kinematic_shift(self, obj: SimObject, offset: np.ndarray, yaw_deg: float, shove: bool = False) -> bool:
         """Move and turn an object if it does not run into anything; False (unchanged) otherwise.
 
-        With `shove`, physical objects in the way (not kinematic, structural or agents) are carried along by the same
-        offset, as MCS's MoveObject does (IT 197, 202: a ball; 205, 209: another tool), unless that runs them into
-        something.
+        With `shove`, physical objects in the way (not kinematic, structural or agents) and what rests on them are
+        carried along by the same offset, as MCS's MoveObject does (IT 197, 202: a ball; 205, 209: another tool;
+        104: a stack), unless that runs them into something.
         """
         world = self.world
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
         before = self._overlap_depths(obj)  # resting contacts (the floor, a support) do not block
+        body_gap = self.performer.reach_distance(world, obj)
         turn = unity_euler_to_mj_matrix(0.0, yaw_deg, 0.0)
         centre = world.center(obj)
         # What rests on the object goes with it, rigidly (IT 100: a rotated stack; IT 103: a table's load).
@@ -529,11 +530,14 @@ class ActionRunner:
             world.set_pose(rider, centre + offset + turn @ (rider_pos - centre), turn @ rider_mat)
         world.forward()
         carried: list[tuple[SimObject, np.ndarray]] = []
-        blocked = False
-        after = self._overlap_depths(obj)
+        blocked = self._runs_into_performer(obj, body_gap)
+        after = {} if blocked else self._overlap_depths(obj)
         for other in [world.by_id[i] for i, depth in after.items() if depth > before.get(i, 0.0) + OVERLAP_TOLERANCE]:
             if shove and other.dynamic and other.moveable and not (other.frozen or other.ghost or other.structural or other.is_agent):
-                carried.append((other, world.body_pos(other).copy()))
+                # and what rests on it goes along too (IT 104: a shoved block's stack)
+                for load in [other] + world.riders(other):
+                    if load is not obj and all(load is not known[0] for known in carried + riders):
+                        carried.append((load, world.body_pos(load).copy()))
             else:
                 blocked = True
                 break
@@ -551,6 +555,12 @@ class ActionRunner:
             world.set_pose(obj, pos, mat)
             world.forward()
         return not blocked
+
+    def _runs_into_performer(self, obj: SimObject, gap_before: float) -> bool:
+        """Whether a moved object came closer to the performer's body than its radius (IT 217: a tool pulled back
+        stops 0.2 m from the body's axis, not 0.3 m)."""
+        gap = self.performer.reach_distance(self.world, obj)
+        return gap < PERFORMER_RADIUS and gap < gap_before - 1e-6
 
     def _overlap_depths(self, obj: SimObject) -> dict[str, float]:
         """How deep an object overlaps each other object (or room part) it touches, by id."""

@@ -26,12 +26,12 @@ from mcs_plugin.sim.materials import material_rgb
 from mcs_plugin.sim.world import (
     PHYSICS_TIMESTEP,
     SUBSTEPS_PER_ACTION,
+    UNITY_PHYSICS_STEP,
     SimObject,
     World,
     reported_colors,
 )
 
-UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a per-step AddForce acts
 ACTION_SECONDS = SUBSTEPS_PER_ACTION * PHYSICS_TIMESTEP  # simulated time of one action (MCS: 5 x 0.01 s)
 
 

@@ -20,6 +20,8 @@ from mcs_plugin.sim.materials import material_rgb, reported_color_names
 PHYSICS_TIMESTEP = 0.0025
 SUBSTEPS_PER_ACTION = 20
 PHYSICS_FRAMES_PER_SECOND = 20.0
+UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a per-step AddForce acts
+SUBSTEPS_PER_UNITY_STEP = round(UNITY_PHYSICS_STEP / PHYSICS_TIMESTEP)
 
 # Geom groups: ray casts and the renderer skip PERFORMER and ABSENT (hidden, held or not yet shown).
 GROUP_OBJECT, GROUP_STRUCTURE, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 4, 5
@@ -34,6 +36,13 @@ SLEEP_ACTIONS = 8  # PhysX lets a body sleep after ~0.4 s under the threshold
 ANGULAR_DRAG = 0.5  # MCS rigidbody angular drag (1/s): spinning and rolling objects slow down
 SEESAW_PLANK_THICKNESS = 0.034  # m: a seesaw plank's collider, whatever its z scale (100 in IT 086, 092); the
 # camera of a performer standing on the flat plank of IT 092 is 0.017 above its centre, on IT 086's 17-degree one too
+# Spins about the vertical (TorqueObject) are turned by hand, not by MuJoCo's contacts, which at tens of rad/s of slip
+# lift a spinning box off the floor. Unity caps them at its maximum angular speed: IT 095's turtle turns ~143 degrees in
+# its first 0.05 s action whatever the force (0.5, 0.75, 1). They slow down linearly (Coulomb) at SPIN_FRICTION * g *
+# r / k^2, r the footprint's half diagonal and k^2 = I/m about the vertical: fitted to IT 095 (a 0.48 x 0.17 m turtle,
+# 100 rad/s^2) and IT 113 (a 1 x 9 m tool, 5.6 rad/s^2); twice the sliding friction.
+MAX_ANGULAR_SPEED = 50.0  # rad/s
+SPIN_FRICTION = 0.86
 BODY_PREFIX = "obj:"  # MuJoCo body names: scene ids may be anything, "world" included
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
 WALL_THICKNESS = 0.5
@@ -82,6 +91,7 @@ class SimObject:
     held: bool = False
     was_picked_up: bool = False
     calm_actions: int = 0  # consecutive actions with kinetic energy under the sleep threshold
+    spin: float = 0.0  # rad/s about the vertical (MuJoCo +z) of a TorqueObject spin, turned by World.advance
     part_names: list[str] = field(default_factory=list)  # per part: MCS child-component suffix ("" = own part)
     part_open_centres: list = field(default_factory=list)  # per part: (centre, size) in the object frame when open
     moving_part_poses: dict = field(default_factory=dict)  # geom -> ((pos, half size) closed, (pos, half size) open)
@@ -359,6 +369,7 @@ class World:
         if obj.present:  # moving an absent (e.g. held) object cannot disturb anything
             self.wake()
         quat = matrix_to_quat(mat_mj) if mat_mj is not None else None
+        obj.spin = 0.0
         if obj.dynamic:
             self.data.qpos[obj.qpos_adr : obj.qpos_adr + 3] = pos_mj
             if quat is not None:
@@ -376,6 +387,39 @@ class World:
         if angular_mj is not None:  # a free joint's angular velocity is in the body frame
             self.data.qvel[obj.qvel_adr + 3 : obj.qvel_adr + 6] = self.body_mat(obj).T @ np.asarray(angular_mj, float)
 
+    def add_spin(self, obj: SimObject, impulse: float) -> None:
+        """An angular impulse (N m s) about the vertical (MuJoCo +z), as Unity's AddTorque, capped at MAX_ANGULAR_SPEED."""
+        self.wake()
+        spin = obj.spin + impulse / self._vertical_inertia(obj)
+        obj.spin = float(np.clip(spin, -MAX_ANGULAR_SPEED, MAX_ANGULAR_SPEED))
+
+    def _vertical_inertia(self, obj: SimObject) -> float:
+        """An object's moment of inertia about the vertical through its centre of mass."""
+        mat = self.body_mat(obj)
+        return float(mat[2] ** 2 @ self.model.body_inertia[obj.body_id])
+
+    def _spin_deceleration(self, obj: SimObject) -> float:
+        """Coulomb deceleration (rad/s^2) of a spin: SPIN_FRICTION * g * r / k^2 (see SPIN_FRICTION)."""
+        footprint = math.hypot(obj.size[0], obj.size[2]) / 2.0
+        radius_sq = self._vertical_inertia(obj) / max(float(self.model.body_mass[obj.body_id]), 1e-9)
+        return SPIN_FRICTION * float(-self.model.opt.gravity[2]) * footprint / max(radius_sq, 1e-9)
+
+    def _turn_spinning(self, obj: SimObject, dt: float, deceleration: float) -> None:
+        """Slow a spin by `dt` of angular drag and friction, then turn the object by it about the vertical through
+        its centre of mass (semi-implicit, as PhysX integrates)."""
+        spin = obj.spin * (1.0 - ANGULAR_DRAG * dt)
+        obj.spin = math.copysign(max(0.0, abs(spin) - deceleration * dt), spin)
+        qpos = self.data.qpos[obj.qpos_adr : obj.qpos_adr + 7]
+        half = obj.spin * dt / 2.0
+        turn = np.array([math.cos(half), 0.0, 0.0, math.sin(half)])
+        to_com, turned = np.empty(3), np.empty(3)
+        mujoco.mju_rotVecQuat(to_com, self.model.body_ipos[obj.body_id], qpos[3:])
+        mujoco.mju_rotVecQuat(turned, to_com, turn)
+        quat = np.empty(4)
+        mujoco.mju_mulQuat(quat, turn, qpos[3:])
+        qpos[:3] += to_com - turned
+        qpos[3:] = quat
+
     def angular_velocity(self, obj: SimObject) -> np.ndarray:
         """A dynamic object's angular velocity in the world frame."""
         return self.body_mat(obj) @ self.data.qvel[obj.qvel_adr + 3 : obj.qvel_adr + 6]
@@ -383,6 +427,7 @@ class World:
     def set_frozen(self, obj: SimObject, frozen: bool) -> None:
         """Make a dynamic object kinematic (it holds its pose, others still hit it) or physical again."""
         self.wake()
+        obj.spin = 0.0
         obj.frozen = frozen
         if obj.dynamic:
             self.model.body_gravcomp[obj.body_id] = 1.0 if (frozen or obj.ghost) else 0.0
@@ -391,6 +436,7 @@ class World:
     def set_carried(self, obj: SimObject, carried: bool) -> None:
         """An object inside a held container: it moves with the container, touching nothing, until let go."""
         self.wake()
+        obj.spin = 0.0
         obj.carried = carried
         ids = obj.geom_ids
         if obj.present and not obj.ghost:
@@ -403,6 +449,7 @@ class World:
     def set_ghost(self, obj: SimObject, ghost: bool) -> None:
         """Scripted ghosts: the object collides with nothing and holds still while a ghost."""
         self.wake()
+        obj.spin = 0.0
         obj.ghost = ghost
         ids = obj.geom_ids
         if obj.present:
@@ -442,14 +489,19 @@ class World:
         # Absent (held, hidden, not yet shown) bodies do not fall through the void; kinematic ones hold still.
         frozen = [(o, qpos[o.qpos_adr : o.qpos_adr + 7].copy()) for o in self._dynamic
                   if not o.present or o.frozen or o.ghost]
-        for _ in range(substeps):
+        spinning = [(o, self._spin_deceleration(o)) for o in self._dynamic
+                    if o.spin and o.present and not (o.frozen or o.ghost or o.carried)]
+        for substep in range(1, substeps + 1):
             mujoco.mj_step(self.model, self.data)
+            if substep % SUBSTEPS_PER_UNITY_STEP == 0:
+                for obj, deceleration in spinning:
+                    self._turn_spinning(obj, UNITY_PHYSICS_STEP, deceleration)
         for obj, pose in frozen:
             qpos[obj.qpos_adr : obj.qpos_adr + 7] = pose
             qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
         self._sleep(qvel)
         mujoco.mj_kinematics(self.model, self.data)
-        speed = max((np.abs(qvel[o.qvel_adr : o.qvel_adr + 6]).max() for o in self._dynamic
+        speed = max((max(np.abs(qvel[o.qvel_adr : o.qvel_adr + 6]).max(), abs(o.spin)) for o in self._dynamic
                      if o.present and not (o.frozen or o.ghost)), default=0.0)
         speed = max(speed, float(np.abs(qvel[self._plank_dofs]).max(initial=0.0)))
         self._still_checks = self._still_checks + 1 if speed < REST_SPEED else 0

@@ -30,10 +30,9 @@ _LETTER_BLOCKS = [f"block_blue_letter_{c}" for c in "abcdms"]
 _NUMBER_BLOCKS = [f"block_yellow_number_{n}" for n in range(1, 7)]
 _DISHES = ["bowl_3", "bowl_4", "bowl_6", "cup_2", "cup_3", "cup_6", "plate_1", "plate_3", "plate_4"]
 
-#: Small pickupable types a retrieval / transferral target (or a distractor) is drawn from. (apple_1/apple_2 are
-#: left out for now: their ellipsoids creep across the floor in the embedded simulator in some rooms.)
+#: Small pickupable types a retrieval / transferral target (or a distractor) is drawn from.
 TARGET_TYPES: tuple[str, ...] = tuple(
-    ["soccer_ball", "soccer_ball", "soccer_ball", "ball", "trophy"]
+    ["soccer_ball", "soccer_ball", "soccer_ball", "ball", "trophy", "apple_1", "apple_2"]
     + _BLANK_BLOCKS + _LETTER_BLOCKS[:2] + _NUMBER_BLOCKS[:2] + _DISHES + _VEHICLES
 )
 #: Openable containers (lidded) that can hold a target; all are closed at the start.

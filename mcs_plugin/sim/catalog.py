@@ -114,7 +114,7 @@ MESH_KINDS: tuple[str, ...] = (
     "cone", "pyramid", "square_frustum", "circle_frustum", "triangle_prism", "double_cone", "semi_sphere",
 )
 # A rotating cog's collider reaches past the generator's 1.0 m diameter (its teeth): Unity lifts the performer onto a
-# 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m (IT 170, 173; IT 167 rides from 0.21 m).
+# 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m (IT 170, 173).
 COG_DIAMETER = 1.08
 # A lidded container's floor is 9 % of its height thick: a soccer ball in a 1.5x chest_2 rests with its centre 0.177 m
 # above the chest's origin (IT 167: 8.5-9.5 % fit its 35 steps), and chest_1 balls are unchanged (IT 028, 029).

@@ -416,3 +416,16 @@ def test_materials_used_by_scenes_resolve():
     assert paths
     known = [p for p in paths if material_color_names(p)]
     assert len(known) >= 0.9 * len(paths)
+
+
+def test_chest_floors_scale_with_height_and_domed_lids_take_the_top():
+    """MCS IT 167: a ball in a chest_2 rests 9 % of the chest's height up and is seen over its low walls once the
+    domed lid is open; chest_1 (flat lid) keeps high walls."""
+    domed = get_object_type("chest_2")
+    (floor,) = domed.parts_with_role("floor")
+    assert floor.size[1] == pytest.approx(0.09 * domed.size[1])
+    (lid,) = domed.parts_with_role("lid")
+    assert lid.size[1] == pytest.approx(0.4 * domed.size[1])
+    flat = get_object_type("chest_1")
+    (flat_lid,) = flat.parts_with_role("lid")
+    assert flat_lid.size[1] < 0.15 * flat.size[1]

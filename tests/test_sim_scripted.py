@@ -270,6 +270,21 @@ def test_a_rotating_cog_carries_what_stands_on_it(sim):
     assert outs[-1].rotation == pytest.approx(90.0, abs=0.01)
 
 
+def test_the_performer_boards_and_leaves_a_flat_cog_by_where_it_stood_before_moving(sim):
+    """MCS IT 167: a performer whose body touches a thin cog's rim when a move starts is carried through that move;
+    one that starts 0.29 m off the rim is not, though it ends the move 0.19 m off it."""
+    cog = {"id": "cog", "type": "rotating_cog", "structure": True,
+           "shows": [{"stepBegin": 0, "position": {"x": 0.0, "y": 0.01, "z": 2.0}, "scale": {"x": 3, "y": 0.01, "z": 3}}],
+           "rotates": [{"stepBegin": 1, "stepEnd": 20, "vector": {"x": 0, "y": 10, "z": 0}}]}
+    # the collider's rim is 1.62 m from the centre: starting 0.29 m off it at z = 0.09
+    sim.start_scene(scene(cog, start=(0.0, 0.09)))
+    first = sim.step("MoveAhead")
+    assert (first.position["x"], first.rotation) == pytest.approx((0.0, 0.0), abs=1e-3)
+    second = sim.step("MoveAhead")  # starts 0.19 m off the rim: carried 10 degrees about the cog's centre
+    assert second.rotation == pytest.approx(10.0, abs=0.01)
+    assert math.hypot(second.position["x"], second.position["z"] - 2.0) == pytest.approx(1.71, abs=0.01)
+
+
 def test_a_scripted_turn_of_a_physical_block_carries_its_stack_on_a_cog(sim):
     cog = {"id": "cog", "type": "rotating_cog", "structure": True,
            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.01, "z": 2.0}, "scale": {"x": 2, "y": 1, "z": 2}}],

@@ -114,8 +114,14 @@ MESH_KINDS: tuple[str, ...] = (
     "cone", "pyramid", "square_frustum", "circle_frustum", "triangle_prism", "double_cone", "semi_sphere",
 )
 # A rotating cog's collider reaches past the generator's 1.0 m diameter (its teeth): Unity lifts the performer onto a
-# 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m (IT 170, 173; IT 167 rides from 0.21 m).
+# 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m (IT 170, 173).
 COG_DIAMETER = 1.08
+# A lidded container's floor is 9 % of its height thick: a soccer ball in a 1.5x chest_2 rests with its centre 0.177 m
+# above the chest's origin (IT 167: 8.5-9.5 % fit its 35 steps), and chest_1 balls are unchanged (IT 028, 029).
+CONTAINER_FLOOR_FRACTION = 0.09
+# A domed lid ("Chest with domed lid": chest_2, chest_8) is the upper 40 % of the chest, so its walls are low: a ball
+# in an opened 1.5x chest_2 is seen (and picked up) over the front wall from 0.9 m away (IT 167; 30 % hides it).
+DOMED_LID_FRACTION = 0.4
 MOVING_ROLES: tuple[str, ...] = ("lid", "door", "drawer")
 PART_ROLES: tuple[str, ...] = (
     "body", "wall", "floor", "top", "leg", "seat", "back", "arm", "base", "shelf", "side", "frame", "head",
@@ -313,14 +319,17 @@ def _wall_thickness(x: float, y: float, z: float) -> float:
     return _clamp(0.06 * min(x, z), 0.003, 0.05) if min(x, z) > 0 else 0.003
 
 
-def _open_box(x, y, z, t=None, y0=0.0, cx=0.0, cz=0.0, floor_role="floor", wall_role="wall", name="") -> list[Part]:
-    """Floor + 4 walls filling the box [cx +- x/2] x [y0, y0 + y] x [cz +- z/2]."""
+def _open_box(x, y, z, t=None, y0=0.0, cx=0.0, cz=0.0, floor_role="floor", wall_role="wall", name="",
+              floor_t=None) -> list[Part]:
+    """Floor + 4 walls filling the box [cx +- x/2] x [y0, y0 + y] x [cz +- z/2]; the floor is `floor_t` thick
+    (default: as the walls)."""
     t = _wall_thickness(x, y, z) if t is None else t
     t = min(t, y / 3.0, x / 3.0, z / 3.0)
-    wall_h = y - t
-    wall_y = y0 + t + wall_h / 2
+    floor_t = t if floor_t is None else min(floor_t, y / 3.0)
+    wall_h = y - floor_t
+    wall_y = y0 + floor_t + wall_h / 2
     return [
-        _box(cx, y0 + t / 2, cz, x, t, z, floor_role, name),
+        _box(cx, y0 + floor_t / 2, cz, x, floor_t, z, floor_role, name),
         _box(cx, wall_y, cz + z / 2 - t / 2, x, wall_h, t, wall_role, name),  # front (+z)
         _box(cx, wall_y, cz - z / 2 + t / 2, x, wall_h, t, wall_role, name),  # back (-z)
         _box(cx - x / 2 + t / 2, wall_y, cz, t, wall_h, z - 2 * t, wall_role, name),  # left (-x)
@@ -340,10 +349,11 @@ def _ring(x, y, z, t, y0=0.0) -> list[Part]:
     ]
 
 
-def _lidded_box(x, y, z) -> list[Part]:
+def _lidded_box(x, y, z, domed: bool = False) -> list[Part]:
     """Open-topped box of walls and floor closed by a lid hinged along its top back (-z) edge."""
-    lid_t = _clamp(0.12 * y, 0.003, 0.08)
-    parts = _open_box(x, y - lid_t, z)
+    lid_t = DOMED_LID_FRACTION * y if domed else _clamp(0.12 * y, 0.003, 0.08)
+    floor_t = _clamp(CONTAINER_FLOOR_FRACTION * y, 0.003, 0.05)
+    parts = _open_box(x, y - lid_t, z, floor_t=floor_t)
     parts.append(
         _box(
             0, y - lid_t / 2, 0, x, lid_t, z, "lid",
@@ -705,7 +715,7 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
     if name == "rotating_cog":
         return [_solid("cylinder", 0, y / 2, 0, x, y, z)]
     if family == "container":
-        return _lidded_box(x, y, z)
+        return _lidded_box(x, y, z, domed="domed lid" in details)
     if name in ("changing_table",):
         return _changing_table(x, y, z)
     if name == "wardrobe":

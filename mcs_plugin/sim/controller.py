@@ -55,6 +55,7 @@ from mcs_plugin.sim.scripts import (
 from mcs_plugin.sim.world import (
     GROUP_PERFORMER,
     PHYSICS_FRAMES_PER_SECOND,
+    SimObject,
     World,
     build_world,
     geom_colors,
@@ -153,7 +154,7 @@ class EmbeddedController:
         self.world.settle_into_floor()
         self.performer.clear_light_objects(self.world)
         self.world.forward()
-        self._advance()
+        self._advance(self._carrier())
         self._visible_cache = None
         output = self._output(Outcome(ReturnStatus.SUCCESSFUL))
         preview = self.goal.last_preview_phase_step if self.goal else 0
@@ -188,13 +189,14 @@ class EmbeddedController:
         self._visible_cache = None
         self._runner.step = self.step_number
         self._agents.begin_step(self.step_number)
+        carrier = self._carrier()
         outcome = self._runner.run(name, params)
         if name == Action.OPEN_OBJECT.value and outcome.status == ReturnStatus.SUCCESSFUL:
             self._trigger.container_opened(outcome.resolved_object, self.step_number)
         elif name == Action.END_HABITUATION.value:
             self._trigger.restart(self.world)
             self._geom_rgb = geom_colors(self.world)
-        self._advance(matched=name in MOVE_DIRECTIONS)
+        self._advance(carrier, matched=name in MOVE_DIRECTIONS)
         self._visible_cache = None  # the action and physics changed what can be seen
         if name == Action.END_HABITUATION.value and self.habituation_trial is not None:
             self.habituation_trial += 1
@@ -306,21 +308,23 @@ class EmbeddedController:
         choices = ", ".join(a if not p else f"{a}({p})" for a, p in allowed)
         raise ValueError(f"action {name} {params or ''} is not allowed at step {self.step_number + 1}; allowed: {choices}")
 
-    def _advance(self, matched: bool = False) -> None:
+    def _carrier(self) -> SimObject | None:
+        """The scripted mover (rotating cog) that carries the performer through this action, judged where the
+        performer stands before the action (IT 166, 167); None without one."""
+        return self.performer.mover_touched(self.world, self._movers) if self._movers else None
+
+    def _advance(self, carrier: SimObject | None, matched: bool = False) -> None:
         """Physics for one action, scripted events, held objects, lava. Unity stands the performer on the structure
-        below before the physics of every action; moves do it themselves (`matched`), before and after the step."""
+        below before the physics of every action; moves do it themselves (`matched`), before and after the step.
+        The performer rides `carrier`, the mover it touched before the action (see `_carrier`)."""
         world = self.world
         if not matched:
             self.performer.match_height(world)
         self.performer.press_plank(world)
         self._agents.step(self.step_number, (self.performer.x, self.performer.z))
-        standing_on = None
-        if self._movers:  # a performer standing on a scripted kinematic mover (a rotating cog) rides it (IT 166)
-            standing_on, _ = self.performer.support(world, self.performer.x, self.performer.z,
-                                                    self.performer._body_top())
         recoloured = apply_scripts(world, self.step_number, self._trigger)
-        if standing_on is not None:
-            self._ride(standing_on)
+        if carrier is not None:
+            self._ride(carrier)
         if recoloured:
             self._geom_rgb = geom_colors(world)
         world.forward()

@@ -10,7 +10,7 @@ import numpy as np
 
 from mcs_plugin.sim.coords import camera_axes_mj, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.world import GROUP_PERFORMER as GROUP_LIMIT
-from mcs_plugin.sim.world import World
+from mcs_plugin.sim.world import SimObject, World
 
 MOVE_DISTANCE = 0.1  # metres per Move action
 ROTATE_DEGREES = 10.0  # per RotateLeft/Right and LookUp/Down
@@ -152,6 +152,15 @@ class Performer:
         from `top` straight down."""
         geom, height = world.sphere_cast_down(x, z, top, SUPPORT_RADIUS)
         return world.owner(geom), height
+
+    def mover_touched(self, world: World, movers: list[SimObject]) -> SimObject | None:
+        """The scripted mover (rotating cog) the body stands on or touches: the first of `movers` that a sphere of
+        the capsule's radius cast down from the top of the body meets, everything else left out. MCS carries a
+        performer whose axis is 0.15 or 0.19 m off a cog's collider when the action starts, not 0.23 or 0.29 m (IT 167,
+        boarding and leaving a cog lying flat on the floor)."""
+        others = [g for obj in world.objects if obj not in movers for g in obj.geom_ids]
+        geom, _ = world.sphere_cast_down(self.x, self.z, self._body_top(), STRUCTURE_RADIUS, exclude=others)
+        return world.owner(geom)
 
     def match_height(self, world: World, top: float | None = None) -> bool:
         """Stand on the structure below (MCS MatchAgentHeightToStructureBelow): the camera goes to 0.762 above the

@@ -43,3 +43,17 @@ def test_agent_visibility_follows_its_body_not_its_catalog_box(sim):
     visibility points bound its (0.6-scale) body. Further away the same offset is in view."""
     assert not obj(sim.start_scene(scene(_agent(z=-0.2), start=(0.4, -0.5))), "agent").visible
     assert obj(sim.start_scene(scene(_agent(), start=(0.6, -0.8))), "agent").visible
+
+
+def test_objects_behind_a_tool_are_seen_past_it(sim):
+    """IT 115, 116: a ball just behind a tool's far end, wholly behind the tool in the image, is visible; the tool
+    itself stays visible, and a cube behind the ball still hides what is behind it."""
+    tool = {"id": "tool", "type": "tool_rect_1_00_x_4_00",
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.15, "z": 0.0}}]}
+    soccer = {"id": "soccer", "type": "soccer_ball", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.11, "z": 2.1}}]}
+    out = sim.start_scene(scene(tool, soccer, start=(0.0, -2.5), tilt=20))
+    assert obj(out, "tool").visible and obj(out, "soccer").visible
+    block = {"id": "block", "type": "cube", "kinematic": True,
+             "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.5, "z": -1.5}, "scale": {"x": 2, "y": 1, "z": 0.1}}]}
+    out = sim.start_scene(scene(tool, soccer, block, start=(0.0, -2.5), tilt=20))
+    assert not obj(out, "soccer").visible

@@ -13,7 +13,7 @@ from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import focal_length
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.performer import CAMERA_FIELD_OF_VIEW, Performer
-from mcs_plugin.sim.world import SimObject, World
+from mcs_plugin.sim.world import GROUP_SEE_PAST, RAY_GROUPS_SEE_PAST, SimObject, World
 
 # Tiers and what each keeps (SPEC 5.2). "default" = the 0.7.4 tier when no metadata key is set.
 ORACLE, LEVEL2, LEVEL1, NONE, DEFAULT = "oracle", "level2", "level1", "none", "default"
@@ -38,6 +38,9 @@ def stable_color(object_id: str, taken: set[tuple[int, int, int]]) -> tuple[int,
 # surface of the object's box: its 8 corners and 6 face centres (``cube``, the toy blocks, paintings, chairs; balls:
 # points around the sphere), with no centre point. Large objects get no more points, so a sofa or a changing table
 # that fills the image while its corners are out of view is not visible (IT 050, 154).
+# Tools hide nothing: Unity sees a ball just behind a tool's far end, wholly behind the 0.3 m tool in the image, at
+# every step of IT 115 and 116, and no recorded observation has an object hidden by a tool. So a ray toward another
+# object's point passes through tools (world.GROUP_SEE_PAST); one toward a tool's own point meets it.
 SAMPLE_INSET = 0.9  # points sit just inside each part's surface, so a ray aimed at one meets that part (a ray to
 # an exact corner grazes it); measured: the surface itself (1.0) matches fewer recorded observations (IT 154, 173)
 SAMPLE_SPACING = 1.0  # metres: long parts get a point at least this often along each side (IT 220: a 9 m tool
@@ -143,6 +146,17 @@ def _visibility_points(world: World) -> tuple[np.ndarray, np.ndarray]:
     return points, owners
 
 
+def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: np.ndarray):
+    """First geoms hit (and distances) by the rays toward visibility points of the given owners: a ray toward
+    another object's point passes through tools (GROUP_SEE_PAST), one toward a tool's own point meets it."""
+    geoms = world.visibility_geoms()
+    own = np.isin(owners, world.geom_owner[geoms[world.model.geom_group[geoms] == GROUP_SEE_PAST]])
+    hit_geoms, dists = world.rays(cam, directions, MAX_VISIBLE_DISTANCE, RAY_GROUPS_SEE_PAST)
+    if own.any():
+        hit_geoms[own], dists[own] = world.rays(cam, directions[own], MAX_VISIBLE_DISTANCE)
+    return hit_geoms, dists
+
+
 def visible_objects(world: World, performer: Performer, width: int, height: int) -> dict[str, float]:
     """Objects in view of the camera (not occluded), with the distance to their nearest seen point.
 
@@ -178,7 +192,7 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
         return seen
     directions = points[in_view] - cam
     directions /= np.linalg.norm(directions, axis=1, keepdims=True)
-    hit_geoms, dists = world.rays(cam, directions, MAX_VISIBLE_DISTANCE)
+    hit_geoms, dists = _point_rays(world, cam, directions, owners[in_view])
     hit_owner = np.where(hit_geoms >= 0, world.geom_owner[np.maximum(hit_geoms, 0)], -1)
     match = hit_owner == owners[in_view]
     for owner, dist in zip(hit_owner[match].tolist(), dists[match].tolist()):

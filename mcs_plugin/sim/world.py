@@ -23,9 +23,11 @@ PHYSICS_FRAMES_PER_SECOND = 20.0
 UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a per-step AddForce acts
 SUBSTEPS_PER_UNITY_STEP = round(UNITY_PHYSICS_STEP / PHYSICS_TIMESTEP)
 
-# Geom groups: ray casts and the renderer skip PERFORMER and ABSENT (hidden, held or not yet shown).
-GROUP_OBJECT, GROUP_STRUCTURE, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 4, 5
+# Geom groups: ray casts and the renderer skip PERFORMER and ABSENT (hidden, held or not yet shown). SEE_PAST holds
+# the objects that hide nothing else from view (tools; see observation.py), skipped by RAY_GROUPS_SEE_PAST.
+GROUP_OBJECT, GROUP_STRUCTURE, GROUP_SEE_PAST, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 3, 4, 5
 RAY_GROUPS = np.array([1, 1, 1, 1, 0, 0], dtype=np.uint8)
+RAY_GROUPS_SEE_PAST = np.array([1, 1, 1, 0, 0, 0], dtype=np.uint8)
 
 REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a body counts as at rest
 # How far an object's bottom may sit inside a kinematic mover's top and still ride it (scenes place objects a
@@ -571,15 +573,17 @@ class World:
         )
         return int(self._ray_geom[0]), float(dist)
 
-    def rays(self, origin_mj: np.ndarray, directions_mj: np.ndarray, cutoff: float) -> tuple[np.ndarray, np.ndarray]:
-        """First geoms hit (and distances) by many unit rays from one origin; -1 where nothing is hit."""
+    def rays(
+        self, origin_mj: np.ndarray, directions_mj: np.ndarray, cutoff: float, groups: np.ndarray = RAY_GROUPS,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """First geoms of `groups` hit (and distances) by many unit rays from one origin; -1 where nothing is hit."""
         n = len(directions_mj)
         geom = np.full(n, -1, dtype=np.int32)
         dist = np.full(n, -1.0)
         if n:
             mujoco.mj_multiRay(
                 self.model, self.data, np.asarray(origin_mj, float),
-                np.ascontiguousarray(directions_mj, dtype=float).reshape(-1), RAY_GROUPS, True,
+                np.ascontiguousarray(directions_mj, dtype=float).reshape(-1), groups, True,
                 self.performer_body, geom, dist, None, n, cutoff,
             )
         return geom, dist
@@ -1086,7 +1090,7 @@ def _object_specs(scene: Scene) -> list[_Spec]:
     for obj in scene.objects:
         sim, parts, _, _ = made[obj.id]
         pos, mat = place(obj.id)
-        group = GROUP_STRUCTURE if sim.structural else GROUP_OBJECT
+        group = GROUP_STRUCTURE if sim.structural else GROUP_SEE_PAST if _seen_past(sim) else GROUP_OBJECT
         children = _child_components(sim, parts)
         own = [i for i, name in enumerate(sim.part_names) if not name] if children else list(range(len(parts)))
         sim.part_open_centres = [sim.part_open_centres[i] for i in own]
@@ -1104,6 +1108,11 @@ def _object_specs(scene: Scene) -> list[_Spec]:
                 lip_parts = [("box", np.zeros(3), size, np.eye(3), "body")]
                 specs.append(_Spec(lip, pos + mat @ centre[[0, 2, 1]], mat, lip_parts, GROUP_STRUCTURE))
     return specs
+
+
+def _seen_past(sim: SimObject) -> bool:
+    """Whether other objects are seen past this one (GROUP_SEE_PAST): tools (IT 115, 116)."""
+    return catalog.parse_tool_type(sim.type_name) is not None
 
 
 def _child_components(parent: SimObject, parts: list) -> list[tuple[SimObject, list]]:

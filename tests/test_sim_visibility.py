@@ -43,3 +43,17 @@ def test_agent_visibility_follows_its_body_not_its_catalog_box(sim):
     visibility points bound its (0.6-scale) body. Further away the same offset is in view."""
     assert not obj(sim.start_scene(scene(_agent(z=-0.2), start=(0.4, -0.5))), "agent").visible
     assert obj(sim.start_scene(scene(_agent(), start=(0.6, -0.8))), "agent").visible
+
+
+def test_an_agent_hides_what_is_behind_its_capsule_only(sim):
+    """IT 139, 181: other objects are hidden by an agent's 0.15 m capsule, not by its catalog box: a small ball
+    behind it 0.18-0.24 m off its axis (as the camera sees it) is visible, one right behind it is not."""
+    def small_ball(object_id: str, x: float) -> dict:
+        return {"id": object_id, "type": "ball", "mass": 1,
+                "shows": [{"stepBegin": 0, "position": {"x": x, "y": 0.04, "z": 2.0},
+                           "scale": {"x": 0.08, "y": 0.08, "z": 0.08}}]}
+
+    out = sim.start_scene(scene(_agent(z=1.5), small_ball("beside", 0.28), small_ball("behind", 0.0), tilt=10))
+    assert obj(out, "agent").visible
+    assert obj(out, "beside").visible
+    assert not obj(out, "behind").visible

@@ -235,8 +235,10 @@ def test_agents_and_blobs():
     assert not agent.moveable and not agent.pickupable
     assert agent.mass == pytest.approx(80.0)
     assert agent.size == pytest.approx((0.5, 1.6, 0.5))
-    kinds = sorted(p.kind for p in agent.parts)
-    assert kinds == ["box", "sphere"]
+    (collider,) = agent.parts_with_role("body")  # Unity's CapsuleCollider at the models' 0.6 scale
+    assert collider.kind == "capsule" and collider.size == pytest.approx((0.3, 0.96, 0.3))
+    assert collider.center == pytest.approx((0.0, 0.48, 0.0))
+    assert sorted(p.kind for p in agent.parts_with_role("shell")) == ["box", "sphere"]
     blob = get_object_type("blob_10")
     (body,) = blob.parts
     assert body.kind == "sphere" and body.size == pytest.approx(blob.size)

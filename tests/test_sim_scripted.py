@@ -582,3 +582,31 @@ def test_an_agent_that_does_not_walk_stays_facing_the_performer_unless_it_replay
     again = statuses.index("SUCCESSFUL")
     assert set(statuses[8:again]) == {"AGENT_IS_BUSY"}  # turning back, then replaying the pointing
     assert abs((_yaw(outs[again - 1]) + 180.0) % 360.0 - 180.0) < 0.5  # back where it faced
+
+
+def test_an_agent_turning_beside_an_object_leaves_it_in_place(sim):
+    """IT 139: an agent collides as Unity's vertical capsule (radius 0.15), which turning does not sweep: the turtle
+    it stopped beside stays put while it turns round to face the performer (a 0.5 m wide box would shove it)."""
+    turtle = {"id": "turtle", "type": "turtle_on_wheels",
+              "shows": [{"stepBegin": 0, "position": {"x": 0.3, "y": 0.01, "z": 0.3}, "rotation": {"x": 0, "y": 45, "z": 0}}]}
+    sim.start_scene(scene(agent(x=0.141, z=0.141, yaw=45.0), turtle, start=(0.35, -0.75)))
+    start = obj(sim.last_output, "turtle").position
+    assert sim.step("InteractWithAgent", objectId="agent").return_status == "SUCCESSFUL"
+    out = run(sim, 8)[-1]
+    assert obj(out, "agent").rotation["y"] == pytest.approx(166.8, abs=0.5)  # facing the performer
+    assert obj(out, "turtle").position["x"] == pytest.approx(start["x"], abs=1e-3)
+    assert obj(out, "turtle").position["z"] == pytest.approx(start["z"], abs=1e-3)
+    assert obj(out, "turtle").rotation["y"] == pytest.approx(45.0, abs=0.1)
+
+
+def test_an_agent_stops_where_its_capsule_would_meet_an_object(sim):
+    """IT 139: a walking agent stops when its capsule one step (0.04 m) ahead would overlap an object."""
+    walker = agent(z=1.0, yaw=0.0, agentMovement={"stepBegin": 0, "sequence": [
+        {"animation": "TPF_walk", "endPoint": {"x": 0.0, "z": 3.5}}]})
+    wall = {"id": "wall", "type": "cube", "kinematic": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.25, "z": 2.5}, "scale": {"x": 1, "y": 0.5, "z": 0.5}}]}
+    sim.start_scene(scene(walker, wall))
+    zs = [obj(out, "agent").position["z"] for out in run(sim, 50)]
+    gap = 2.25 - zs[-1]  # from the agent's axis to the wall's near face
+    assert 0.15 <= gap < 0.15 + 0.04 + 1e-6
+    assert zs[-1] == zs[-15]  # it waits there

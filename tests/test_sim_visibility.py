@@ -57,3 +57,17 @@ def test_objects_behind_a_tool_are_seen_past_it(sim):
              "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.5, "z": -1.5}, "scale": {"x": 2, "y": 1, "z": 0.1}}]}
     out = sim.start_scene(scene(tool, soccer, block, start=(0.0, -2.5), tilt=20))
     assert not obj(out, "soccer").visible
+
+
+def test_an_agent_hides_what_is_behind_its_capsule_only(sim):
+    """IT 139, 181: other objects are hidden by an agent's 0.15 m capsule, not by its catalog box: a small ball
+    behind it 0.18-0.24 m off its axis (as the camera sees it) is visible, one right behind it is not."""
+    def small_ball(object_id: str, x: float) -> dict:
+        return {"id": object_id, "type": "ball", "mass": 1,
+                "shows": [{"stepBegin": 0, "position": {"x": x, "y": 0.04, "z": 2.0},
+                           "scale": {"x": 0.08, "y": 0.08, "z": 0.08}}]}
+
+    out = sim.start_scene(scene(_agent(z=1.5), small_ball("beside", 0.28), small_ball("behind", 0.0), tilt=10))
+    assert obj(out, "agent").visible
+    assert obj(out, "beside").visible
+    assert not obj(out, "behind").visible

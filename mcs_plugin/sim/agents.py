@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
+from mcs_plugin.sim.catalog import agent_capsule
 from mcs_plugin.sim.coords import unity_euler_to_mj_matrix
 from mcs_plugin.sim.world import SimObject, World, yaw_of
 
@@ -50,10 +51,10 @@ WALK_TURN_SNAP = 0.85  # a turn toward the walk is set to its target once this m
 FACE_TURN_SNAP = 0.75  # ... a turn to face the performer, or back after facing it, once this much (IT 181)
 ARRIVED = 0.05  # a walk point this close is where the agent already is
 UNITY_NORMALIZE_EPSILON = 1e-5  # Vector3.Normalize returns zero below this magnitude (Unity's Vector3.kEpsilon)
-PERFORMER_BLOCKS = 0.37  # an agent does not step closer than this to the performer's axis (IT 140)
+PERFORMER_BLOCKS = 0.37  # an agent does not step closer than this to the performer's axis (IT 140: its capsule's
+# radius plus the performer's 0.221)
 PERFORMER_WAIT = 9  # an agent the performer is in the way of stands still this many steps, then takes a step
 # whatever (IT 140, 148)
-OBJECT_BLOCKS = 0.165  # ... nor closer than this to an object's surface (IT 139)
 # Steps a non-loop animation without stepEnd holds the agent in place: its clip's frames at one frame per step, plus
 # the step its end is noticed (IT 128: TPM_jump holds a walk 13 steps; IT 137: TPM_wave, IT 139: TPF_wave, from the
 # rest of the clip played after an interaction). Clips not measured are taken to be as long as the jump.
@@ -401,10 +402,12 @@ class Agents:
             self._next_point(state)
 
     def _blocked(self, state: AgentState, new: np.ndarray, performer_xz: tuple[float, float] | None) -> bool:
-        """Whether the performer (unless None) or an object is in the way of a step to `new` (x, z)."""
+        """Whether the performer (unless None) or an object is in the way of a step to `new` (x, z): an object is when
+        it would overlap the agent's capsule there (MCSSimulationAgent's OverlapCapsule one step ahead; IT 139)."""
         if performer_xz is not None and math.hypot(new[0] - performer_xz[0], new[1] - performer_xz[1]) < PERFORMER_BLOCKS:
             return True
         world = self.world
+        radius, _ = agent_capsule(state.obj.size[0], state.obj.size[1])
         for obj in world.objects:
             if (obj is state.obj or obj is state.held or not obj.present or obj.is_floor or obj.structural
                     or obj.held or not obj.geom_ids):
@@ -413,7 +416,7 @@ class Agents:
             if math.hypot(centre[0] - new[0], centre[1] - new[1]) > 2.0:
                 continue
             point = np.array([new[0], new[1], world.center(obj)[2]])
-            if world.distance_to(obj, point, OBJECT_BLOCKS + 0.05) < OBJECT_BLOCKS:
+            if world.distance_to(obj, point, radius + 0.05) < radius:
                 return True
         return False
 

@@ -17,7 +17,7 @@ Frames and conventions (read this before using ``Part``)
   the floor, parts above it; primitives (``cube``...): origin at the centre (0.5 at scale 1).
 * Scene ``scale`` multiplies sizes *and* part centres component-wise (origin fixed).
 * The union of an object's parts (closed pose) fills its bounding box exactly, except agents
-  (whose torso/head stack is narrower than the 0.5 x 0.5 footprint in z).
+  (whose torso/head shell is narrower than the 0.5 x 0.5 footprint in z).
 
 Part kinds (``Part.kind``)
 --------------------------
@@ -33,13 +33,16 @@ Part kinds (``Part.kind``)
                rotation 0 climbs toward +z (verified against IT 101 ramp/platform layouts).
 ``double_cone``  two cones base to base (apexes at +-h/2, widest at y = 0).
 ``semi_sphere``  hemisphere, flat face at -h/2, dome top at +h/2.
+``capsule``    vertical capsule (agents' colliders): radius ``size.x / 2``, from -h/2 to +h/2 (its mesh is the
+               cylinder's hull; the world builds a true MuJoCo capsule).
 Every kind except ``box``/``sphere`` is available as a unit convex solid via ``mesh_vertices(kind)``
 (also ``cylinder``/``sphere``/``box``, for callers that want meshes), so callers scale by ``size``.
 
 Part roles (``Part.role``)
 --------------------------
 Fixed parts: ``body`` ``wall`` ``floor`` ``top`` ``leg`` ``seat`` ``back`` ``arm`` ``base`` ``shelf``
-``side`` ``frame`` ``head``.  Moving parts: ``lid`` (the hinged top of an openable container),
+``side`` ``frame`` ``head``; ``shell`` (an agent's body box, neither solid nor drawn: only the rays
+toward agents' visibility points meet it).  Moving parts: ``lid`` (the hinged top of an openable container),
 ``door`` (a hinged door panel: door_4/4b, wardrobe) and ``drawer`` (sliding trays of
 changing_table).  Moving parts carry their fully-open pose as an axis-aligned box
 (``open_center``/``open_size``, may lie outside the closed bounds) and, for hinged ones, the hinge
@@ -93,6 +96,7 @@ __all__ = [
     "ObjectType",
     "Part",
     "UnknownObjectTypeError",
+    "agent_capsule",
     "agent_skin_colors",
     "default_materials",
     "get_object_type",
@@ -107,7 +111,7 @@ Vec3 = tuple[float, float, float]
 
 PART_KINDS: tuple[str, ...] = (
     "box", "sphere", "cylinder", "cone", "pyramid", "square_frustum", "circle_frustum",
-    "triangle_prism", "double_cone", "semi_sphere",
+    "triangle_prism", "double_cone", "semi_sphere", "capsule",
 )
 # Kinds that are not MuJoCo primitives and must be built from ``mesh_vertices``.
 MESH_KINDS: tuple[str, ...] = (
@@ -122,9 +126,16 @@ CONTAINER_FLOOR_FRACTION = 0.09
 # A domed lid ("Chest with domed lid": chest_2, chest_8) is the upper 40 % of the chest, so its walls are low: a ball
 # in an opened 1.5x chest_2 is seen (and picked up) over the front wall from 0.9 m away (IT 167; 30 % hides it).
 DOMED_LID_FRACTION = 0.4
+# MCS scales its agent models to 0.6 of their 0.5 x 1.6 x 0.5 catalog box (scene generator AGENT_SCALE; the object an
+# agent holds out sits at 0.6 of MCSSimulationAgent's HOLDING_POSITION, IT 124). Its CapsuleCollider, a vertical
+# capsule as wide as the box and as high, scaled alike: radius 0.15, 0.96 high. Supported by IT 139 (the agent stops
+# when a turtle's surface would come within 0.142-0.182 m of its axis; the turtle 0.164 m beside its axis stays seen and
+# is not shoved when it turns), IT 125 (a ball held out 0.114 m ahead is picked at the image centre: radius < 0.176)
+# and IT 140 (it stops 0.37 m from the performer's axis: 0.15 + the performer's 0.221).
+AGENT_SCALE = 0.6
 MOVING_ROLES: tuple[str, ...] = ("lid", "door", "drawer")
 PART_ROLES: tuple[str, ...] = (
-    "body", "wall", "floor", "top", "leg", "seat", "back", "arm", "base", "shelf", "side", "frame", "head",
+    "body", "wall", "floor", "top", "leg", "seat", "back", "arm", "base", "shelf", "side", "frame", "head", "shell",
 ) + MOVING_ROLES
 
 
@@ -543,12 +554,21 @@ def _door(x, y, z) -> list[Part]:
     ]
 
 
+def agent_capsule(x: float, y: float) -> tuple[float, float]:
+    """(radius, height) of the collision capsule of a simulation agent whose catalog box is x wide and y high."""
+    return AGENT_SCALE * x / 2, AGENT_SCALE * y
+
+
 def _agent(x, y, z) -> list[Part]:
+    """A simulation agent: Unity's CapsuleCollider (it collides and occludes; turning does not move it), and the
+    shell of its body that its own visibility points are tested against (observation.py), neither solid nor drawn."""
+    radius, height = agent_capsule(x, y)
     head = min(0.25, 0.9 * min(x, z), 0.3 * y)
     body_h = y - head
     return [
-        _box(0, body_h / 2, 0, x, body_h, 0.6 * z, "body"),
-        _solid("sphere", 0, body_h + head / 2, 0, head, head, head, "head"),
+        _solid("capsule", 0, height / 2, 0, 2 * radius, height, 2 * radius, "body"),
+        _box(0, body_h / 2, 0, x, body_h, 0.6 * z, "shell"),
+        _solid("sphere", 0, body_h + head / 2, 0, head, head, head, "shell"),
     ]
 
 
@@ -1027,7 +1047,7 @@ def _mesh(kind: str) -> np.ndarray:
     ring = _circle()
     if kind == "box":
         v = [[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
-    elif kind == "cylinder":
+    elif kind in ("cylinder", "capsule"):
         v = [[x, y, z] for y in (-0.5, 0.5) for x, z in ring]
     elif kind == "cone":
         v = [[x, -0.5, z] for x, z in ring] + [[0.0, 0.5, 0.0]]

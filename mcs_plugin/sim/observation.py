@@ -13,7 +13,7 @@ from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import focal_length
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.performer import CAMERA_FIELD_OF_VIEW, Performer
-from mcs_plugin.sim.world import GROUP_SEE_PAST, RAY_GROUPS_SEE_PAST, SimObject, World
+from mcs_plugin.sim.world import AGENT_RAY_GROUPS, GROUP_SEE_PAST, RAY_GROUPS, RAY_GROUPS_SEE_PAST, SimObject, World
 
 # Tiers and what each keeps (SPEC 5.2). "default" = the 0.7.4 tier when no metadata key is set.
 ORACLE, LEVEL2, LEVEL1, NONE, DEFAULT = "oracle", "level2", "level1", "none", "default"
@@ -54,8 +54,11 @@ _BOX_POINT_SIGNS = np.array(
 # A simulation agent's visibility points bound its skinned body, not its 0.5 x 1.6 x 0.5 catalog box: MCS scales
 # its agent models to 0.6 of that box (scene generator AGENT_SCALE), the arms a little wider than the 0.3 m body.
 # Fractions of the catalog box (x, y, z), bottom at the feet; fitted to the agents' recorded visibility (IT 121-181:
-# 964 of 965 observations; 0.6 or 0.8 wide, 945 and 949; the full 1.6 m height, 936).
-AGENT_VISIBLE_BOX = np.array([0.7, 0.6, 0.6])
+# 964 of 965 observations with 0.6 high; 0.6 or 0.8 wide, 945 and 949; the full 1.6 m height, 936); 0.59 high
+# (0.944 m) gets them all: IT 140 sees an agent 0.3 m away by its top corners (top below 0.955 m), and not a step
+# later (top above 0.936 m). Rays toward these points meet the agents' shells (catalog._agent), the body they were
+# fitted with; other objects are hidden by the agents' capsules only.
+AGENT_VISIBLE_BOX = np.array([0.7, 0.59, 0.6])
 
 
 def _box_lattice(full: np.ndarray) -> np.ndarray:
@@ -126,8 +129,9 @@ def _agent_points(world: World, agents: list[SimObject]) -> tuple[np.ndarray, np
     return np.concatenate(points), np.concatenate(owners)
 
 
-def _visibility_points(world: World) -> tuple[np.ndarray, np.ndarray]:
-    """World points (MuJoCo frame) of every present object's visibility points and the object index of each."""
+def _visibility_points(world: World) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """World points (MuJoCo frame) of every present object's visibility points, the object index of each and
+    whether it is a simulation agent's."""
     data = world.data
     geoms = world.visibility_geoms()
     agents = [o for o in world.objects if o.is_agent and o.present]
@@ -140,20 +144,25 @@ def _visibility_points(world: World) -> tuple[np.ndarray, np.ndarray]:
     rot = data.geom_xmat[point_geoms].reshape(-1, 3, 3)
     points = data.geom_xpos[point_geoms] + np.einsum("pij,pj->pi", rot, local)
     owners = world.geom_owner[point_geoms]
+    agent_mask = np.zeros(len(points), dtype=bool)
     if agents:
         agent_points, agent_owners = _agent_points(world, agents)
         points, owners = np.concatenate([points, agent_points]), np.concatenate([owners, agent_owners])
-    return points, owners
+        agent_mask = np.concatenate([agent_mask, np.ones(len(agent_points), dtype=bool)])
+    return points, owners, agent_mask
 
 
-def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: np.ndarray):
+def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: np.ndarray, agent_point: np.ndarray):
     """First geoms hit (and distances) by the rays toward visibility points of the given owners: a ray toward
-    another object's point passes through tools (GROUP_SEE_PAST), one toward a tool's own point meets it."""
+    another object's point passes through tools (GROUP_SEE_PAST), one toward a tool's own point meets it; only rays
+    toward an agent's points meet agents' shells."""
     geoms = world.visibility_geoms()
-    own = np.isin(owners, world.geom_owner[geoms[world.model.geom_group[geoms] == GROUP_SEE_PAST]])
-    hit_geoms, dists = world.rays(cam, directions, MAX_VISIBLE_DISTANCE, RAY_GROUPS_SEE_PAST)
-    if own.any():
-        hit_geoms[own], dists[own] = world.rays(cam, directions[own], MAX_VISIBLE_DISTANCE)
+    tool_point = np.isin(owners, world.geom_owner[geoms[world.model.geom_group[geoms] == GROUP_SEE_PAST]])
+    hit_geoms, dists = np.full(len(directions), -1, dtype=np.int32), np.full(len(directions), -1.0)
+    for which, groups in ((~tool_point & ~agent_point, RAY_GROUPS_SEE_PAST), (tool_point & ~agent_point, RAY_GROUPS),
+                          (agent_point, AGENT_RAY_GROUPS)):
+        if which.any():
+            hit_geoms[which], dists[which] = world.rays(cam, directions[which], MAX_VISIBLE_DISTANCE, groups)
     return hit_geoms, dists
 
 
@@ -178,7 +187,7 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
             object_id = objects[owner].id
             if dist < seen.get(object_id, math.inf):
                 seen[object_id] = dist
-    points, owners = _visibility_points(world)
+    points, owners, agent_mask = _visibility_points(world)
     if len(points) == 0:
         return seen
     rel = (points - cam) @ basis.T  # camera coordinates: right, up, forward
@@ -192,7 +201,7 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
         return seen
     directions = points[in_view] - cam
     directions /= np.linalg.norm(directions, axis=1, keepdims=True)
-    hit_geoms, dists = _point_rays(world, cam, directions, owners[in_view])
+    hit_geoms, dists = _point_rays(world, cam, directions, owners[in_view], agent_mask[in_view])
     hit_owner = np.where(hit_geoms >= 0, world.geom_owner[np.maximum(hit_geoms, 0)], -1)
     match = hit_owner == owners[in_view]
     for owner, dist in zip(hit_owner[match].tolist(), dists[match].tolist()):

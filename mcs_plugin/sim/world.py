@@ -25,9 +25,13 @@ SUBSTEPS_PER_UNITY_STEP = round(UNITY_PHYSICS_STEP / PHYSICS_TIMESTEP)
 
 # Geom groups: ray casts and the renderer skip PERFORMER and ABSENT (hidden, held or not yet shown). SEE_PAST holds
 # the objects that hide nothing else from view (tools; see observation.py), skipped by RAY_GROUPS_SEE_PAST.
+# Simulation agents' shells (the body boxes their visibility points are tested against, see observation.py) share
+# the performer's group: not drawn, not solid, only hit by the rays toward agents' visibility points.
 GROUP_OBJECT, GROUP_STRUCTURE, GROUP_SEE_PAST, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 3, 4, 5
+GROUP_AGENT_SHELL = GROUP_PERFORMER
 RAY_GROUPS = np.array([1, 1, 1, 1, 0, 0], dtype=np.uint8)
 RAY_GROUPS_SEE_PAST = np.array([1, 1, 1, 0, 0, 0], dtype=np.uint8)
+AGENT_RAY_GROUPS = np.array([1, 1, 1, 0, 1, 0], dtype=np.uint8)
 
 REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a body counts as at rest
 # How far an object's bottom may sit inside a kinematic mover's top and still ride it (scenes place objects a
@@ -591,7 +595,7 @@ class World:
     def distance_to(self, obj: SimObject, point_mj: np.ndarray, distmax: float = 20.0) -> float:
         """Distance from a point to the nearest surface of an object's present geoms."""
         self.data.geom_xpos[self.probe_geom] = point_mj
-        geoms = [g for g in obj.geom_ids if self.model.geom_group[g] != GROUP_ABSENT] or obj.geom_ids
+        geoms = [g for g in obj.geom_ids if self.model.geom_group[g] < GROUP_PERFORMER] or obj.geom_ids
         best = min(mujoco.mj_geomDistance(self.model, self.data, self.probe_geom, g, distmax, None) for g in geoms)
         return max(best + PROBE_RADIUS, 0.0)
 
@@ -876,7 +880,6 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
     show = obj.shows[0]
     scale = np.array([show.scale.x, show.scale.y, show.scale.z], dtype=float)
     parts = []
-    lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
     part_names: list[str] = []
     open_centres: list[np.ndarray | None] = []
     for part in otype.parts:
@@ -887,7 +890,6 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         part_names.append(part.name)
         open_centres.append((np.array(part.open_center, float) * scale, np.array(part.open_size or part.size, float) * scale)
                             if part.open_center is not None and part.kind == "box" else None)
-        lo, hi = np.minimum(lo, centre - size / 2), np.maximum(hi, centre + size / 2)
     structural = bool(obj.structure) or otype.is_structural_default
     kinematic = bool(obj.kinematic) or otype.kinematic_default
     pickupable = _scene_flag(obj.pickupable, otype.pickupable)
@@ -901,7 +903,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         type_name=obj.type,
         shape="structural" if obj.structure else otype.shape,
         size=np.array(otype.size, float) * scale,
-        bounds_center=(lo + hi) / 2.0,
+        bounds_center=np.array(otype.bounds_center, float) * scale,
         mass=float(obj.mass) if obj.mass is not None else float(otype.mass),
         dynamic=physics and not structural,
         # Furniture that only holds things (receptacles, openables that cannot be moved) stays put, as in MCS
@@ -1142,13 +1144,17 @@ def _fmt(values) -> str:
     return " ".join(f"{float(v):.6g}" for v in values)
 
 
-def _geom_xml(spec: _Spec, index: int, kind: str, centre, size, rot, mass: float, meshes: list[str]) -> str:
-    """MJCF for one part, in the body's frame (MuJoCo axes)."""
+def _geom_xml(spec: _Spec, index: int, part: tuple, mass: float, meshes: list[str]) -> str:
+    """MJCF for one part, in the body's frame (MuJoCo axes); an agent's shell neither collides nor occludes."""
+    kind, centre, size, rot, role = part
     pos_mj = centre[[0, 2, 1]]
     size_mj = size[[0, 2, 1]]
     quat = matrix_to_quat(rot)
     name = f"{spec.obj.id}#{index}"
-    common = f'name="{_xml_escape(name)}" pos="{_fmt(pos_mj)}" quat="{_fmt(quat)}" group="{spec.group}" mass="{mass:.6g}"'
+    group = GROUP_AGENT_SHELL if role == "shell" else spec.group
+    common = f'name="{_xml_escape(name)}" pos="{_fmt(pos_mj)}" quat="{_fmt(quat)}" group="{group}" mass="{mass:.6g}"'
+    if role == "shell":
+        common += ' contype="0" conaffinity="0"'
     if kind == "box":
         return f'<geom type="box" size="{_fmt(np.maximum(size_mj / 2, 1e-4))}" {common}/>'
     if kind == "sphere":
@@ -1156,6 +1162,9 @@ def _geom_xml(spec: _Spec, index: int, kind: str, centre, size, rot, mass: float
         if np.allclose(radii, radii[0], rtol=1e-3):
             return f'<geom type="sphere" size="{radii[0]:.6g}" {common}/>'
         return f'<geom type="ellipsoid" size="{_fmt(radii)}" {common}/>'
+    if kind == "capsule":
+        radius = max(min(size_mj[0], size_mj[1]) / 2, 1e-4)
+        return f'<geom type="capsule" size="{radius:.6g} {max(size_mj[2] / 2 - radius, 1e-4):.6g}" {common}/>'
     if kind == "cylinder":
         radius = max(min(size_mj[0], size_mj[1]) / 2, 1e-4)
         if abs(size_mj[0] - size_mj[1]) < 1e-6:
@@ -1184,9 +1193,9 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         obj = spec.obj
         total_volume = sum(_part_volume(p[2]) for p in spec.parts) or 1.0
         geoms = []
-        for index, (kind, centre, size, rot, _role) in enumerate(spec.parts):
-            mass = max(obj.mass, 1e-3) * _part_volume(size) / total_volume
-            geoms.append(_geom_xml(spec, index, kind, centre, size, rot, mass, meshes))
+        for index, part in enumerate(spec.parts):
+            mass = max(obj.mass, 1e-3) * _part_volume(part[2]) / total_volume
+            geoms.append(_geom_xml(spec, index, part, mass, meshes))
         attrs = f'name="{_xml_escape(BODY_PREFIX + obj.id)}" pos="{_fmt(spec.pos)}" quat="{_fmt(matrix_to_quat(spec.mat))}"'
         if obj.dynamic:
             bodies.append(f"<body {attrs}><freejoint/>{''.join(geoms)}</body>")

@@ -96,6 +96,17 @@ def test_pushed_ball_rolls_then_stops(sim):
     assert track[-1] < 4.9  # inside the room
 
 
+def test_a_push_goes_the_way_the_performer_faces(sim):
+    """AI2-THOR pushes along the agent's facing, wherever the object is in view (IT 139)."""
+    sim.start_scene(scene(cube("box", x=0.3, z=0.8, mass=1.0), tilt=20))
+    x0 = poses(sim.last_output)["box"][0][0]
+    assert sim.step("PushObject", objectId="box", force=1.0).return_status == "SUCCESSFUL"
+    for _ in range(20):
+        out = sim.step("Pass")
+    x, _, z = poses(out)["box"][0]
+    assert z > 1.0 and x == pytest.approx(x0, abs=0.01)
+
+
 def test_objects_on_a_moved_object_ride_along(sim):
     base = cube("base", z=0.9, size=0.3, y=0.15, mass=2)
     top = cube("top", z=0.9, size=0.15, y=0.375, mass=0.5)

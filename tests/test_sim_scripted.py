@@ -610,3 +610,17 @@ def test_an_agent_stops_where_its_capsule_would_meet_an_object(sim):
     gap = 2.25 - zs[-1]  # from the agent's axis to the wall's near face
     assert 0.15 <= gap < 0.15 + 0.04 + 1e-6
     assert zs[-1] == zs[-15]  # it waits there
+
+
+def test_an_object_moved_by_its_own_moves_is_not_also_carried_by_its_moving_container(sim):
+    """IT 187: a kinematic ball lowered inside a kinematic container by the same `moves` keeps its place in it."""
+    lower = [{"stepBegin": 1, "stepEnd": 4, "vector": {"x": 0, "y": -0.25, "z": 0}}]
+    box = {"id": "box", "type": "chest_1", "kinematic": True, "moves": lower,
+           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 2.0, "z": 2.0}}]}
+    toy = ball("toy", z=2.0, diameter=0.2, kinematic=True, moves=lower)
+    toy["shows"][0]["position"]["y"] = 2.15
+    out = sim.start_scene(scene(box, toy))
+    gap = obj(out, "toy").position["y"] - obj(out, "box").position["y"]
+    out = run(sim, 4)[-1]
+    assert obj(out, "box").position["y"] == pytest.approx(1.0, abs=1e-3)
+    assert obj(out, "toy").position["y"] - obj(out, "box").position["y"] == pytest.approx(gap, abs=1e-3)

@@ -493,10 +493,9 @@ class ActionRunner:
         if obj is None:
             return outcome
         force = _float(params, "force", 0.5, 0.0, 1.0)
-        away = self.world.center(obj) - self.performer.camera_mj()
-        away[2] = 0.0
-        norm = np.linalg.norm(away)
-        away = away / norm if norm > 1e-9 else yaw_forward_mj(self.performer.yaw)
+        # AI2-THOR's ApplyForceObject pushes along the agent's facing (pulls against it), wherever the object is in
+        # view (IT 139: a turtle pushed off-centre goes straight on).
+        away = yaw_forward_mj(self.performer.yaw)
         sign = 1.0 if self._action == Action.PUSH_OBJECT else -1.0
         self.world.set_velocity(obj, sign * away * PUSH_IMPULSE * force / max(obj.mass, 1e-3))
         return outcome

@@ -179,8 +179,10 @@ def _motions(world: World, obj: SimObject, spec, step: int) -> None:
         velocity = world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6].copy() if obj.dynamic else None
         kinematic = not obj.dynamic or obj.frozen
         # What rests on a scripted mover (a rotating cog, a moving platform, a turning block) rides along rigidly
-        # (IT 151, 152).
-        riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in world.carried_by(obj)]
+        # (IT 151, 152), unless its own `moves` move it this step (IT 187: a ball lowered in its container by the same
+        # moves as the container's would otherwise descend twice as fast).
+        riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in world.carried_by(obj)
+                  if r.scene_object is None or _move_offset(world, r, r.scene_object, step) is None]
         new_pos, new_mat = pos + offset, turn @ mat @ local_turn
         world.set_pose(obj, new_pos, new_mat)
         if velocity is not None and not obj.frozen:  # a moved physical body keeps its motion

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mcs_plugin.sim.controller import EmbeddedController
-from mcs_plugin.sim.world import HOLE_DEPTH
+from mcs_plugin.sim.build import HOLE_DEPTH
 from tests.sim_scenes import SAMPLE_SCENES, ball, chest, scene
 
 TARGETED = {"PickupObject", "PushObject", "PullObject", "OpenObject", "CloseObject", "TorqueObject",
@@ -47,8 +47,6 @@ def random_episode(controller: EmbeddedController, path, steps: int, seed: int =
 
 def _floor_below(controller: EmbeddedController) -> float:
     """Lowest surface an object may rest on: the floor, or the bottom of a hole."""
-    from mcs_plugin.sim.world import HOLE_DEPTH
-
     return -HOLE_DEPTH if controller.scene.holes else 0.0
 
 

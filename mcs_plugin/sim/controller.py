@@ -52,12 +52,12 @@ from mcs_plugin.sim.scripts import (
     carry_attached_lids,
     object_states,
 )
+from mcs_plugin.sim.build import build_world
 from mcs_plugin.sim.world import (
     GROUP_PERFORMER,
     PHYSICS_FRAMES_PER_SECOND,
     SimObject,
     World,
-    build_world,
     geom_colors,
     yaw_of,
 )

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcs_plugin.sim.coords import mcs_to_mj, unity_euler_to_mj_matrix
+from mcs_plugin.sim.build import reported_colors
 from mcs_plugin.sim.materials import material_rgb
 from mcs_plugin.sim.world import (
     PHYSICS_TIMESTEP,
@@ -29,7 +30,6 @@ from mcs_plugin.sim.world import (
     UNITY_PHYSICS_STEP,
     SimObject,
     World,
-    reported_colors,
 )
 
 ACTION_SECONDS = SUBSTEPS_PER_ACTION * PHYSICS_TIMESTEP  # simulated time of one action (MCS: 5 x 0.01 s)

@@ -267,18 +267,22 @@ def _add_conformance_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--test", nargs="+", action="extend", metavar="NNN",
                         help="only these tests (number or name prefix, e.g. 001)")
     parser.add_argument("--json", action="store_true", help="print one JSON object (see conformance.to_json)")
+    parser.add_argument("--write-passing", metavar="FILE",
+                        help="also write the passing tests per tier to FILE (JSON; the test suite's regression list)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
     """Replay the recorded MCS outputs and report pass rates (always exit 0: a report, not a check)."""
-    from mcs_plugin.conformance import TIERS, format_report, run_corpus, to_json
+    from mcs_plugin.conformance import TIERS, format_report, passing_tests, run_corpus, to_json
 
     if not Path(args.directory).is_dir():
         print(f"error: {args.directory}: no such folder", file=sys.stderr)
         return 2
     tiers = tuple(dict.fromkeys(args.metadata)) if args.metadata else TIERS
     results = run_corpus(args.directory, tiers=tiers, tests=args.test, progress=not args.no_progress)
+    if args.write_passing:
+        Path(args.write_passing).write_text(json.dumps(passing_tests(results), indent=1) + "\n")
     if args.json:
         print(json.dumps(to_json(results)))
     else:

@@ -509,6 +509,11 @@ def _first_failure(tier_result: TierResult, field_name: str) -> str | None:
     return None
 
 
+def passing_tests(results: Mapping[str, TierResult]) -> dict[str, list[str]]:
+    """The sorted names of the tests that passed, per tier (what tests/data/conformance/passing.json records)."""
+    return {tier: sorted(t.name for t in r.results if t.passed) for tier, r in results.items()}
+
+
 def to_json(results: Mapping[str, TierResult]) -> dict[str, Any]:
     """JSON-serialisable summary, exactly::
 

@@ -128,3 +128,13 @@ def test_conformance_json_one_test(capsys):
 def test_conformance_text_report(capsys):
     assert main(["conformance", str(CORPUS), "--metadata", "level1", "--test", "001", "--no-progress"]) == 0
     assert "level1: " in capsys.readouterr().out
+
+
+def test_conformance_writes_the_passing_tests(tmp_path, capsys):
+    out = tmp_path / "passing.json"
+    assert main(["conformance", str(CORPUS), "--metadata", "level1", "--test", "001", "004", "--no-progress",
+                 "--write-passing", str(out)]) == 0
+    passing = json.loads(out.read_text())
+    assert set(passing) == {"level1"}
+    assert [name[:4] for name in passing["level1"]] == ["001.", "004."]  # both reproduced (see passing.json)
+    assert "level1: " in capsys.readouterr().out

@@ -281,6 +281,18 @@ def test_open_close_statuses_and_locked(sim):
     assert sim.step("OpenObject", objectId="locked").return_status == "IS_LOCKED"
 
 
+@pytest.mark.parametrize("restriction", ["restrictOpenObjects", "restrictOpenDoors"])
+def test_only_one_object_or_door_may_ever_be_opened(sim, restriction):
+    """MCS IT 106, 179: with restrictOpenObjects a second openable stays IS_LOCKED (the first can be reopened);
+    restrictOpenDoors restricts doors only, so a second chest opens."""
+    sim.start_scene(scene(chest(x=-0.45, z=1.0), chest("other", x=0.45, z=1.0), tilt=30, **{restriction: True}))
+    assert sim.step("OpenObject", objectId="chest").return_status == "SUCCESSFUL"
+    assert sim.step("CloseObject", objectId="chest").return_status == "SUCCESSFUL"
+    expected = "IS_LOCKED" if restriction == "restrictOpenObjects" else "SUCCESSFUL"
+    assert sim.step("OpenObject", objectId="other").return_status == expected
+    assert sim.step("OpenObject", objectId="chest").return_status in ("SUCCESSFUL", "IS_OPENED_COMPLETELY")
+
+
 def test_object_inside_closed_container_is_hidden_until_opened(sim):
     inside = ball("toy", z=0.0, diameter=0.15, locationParent="chest")
     inside["shows"][0]["position"] = {"x": 0, "y": 0.12, "z": 0}

@@ -495,12 +495,6 @@ class NavigationGraph:
         h = int(round(angle_difference(pose.yaw, self.anchor.yaw) / ROTATE_DEGREES)) % HEADINGS
         return ix, iz, h
 
-    def node_pose(self, node: tuple[int, int, int]) -> Pose:
-        """The nominal pose of a node (its cell centre and heading)."""
-        ix, iz, h = node
-        return Pose(self.anchor.x + ix * self.grid, self.anchor.z + iz * self.grid,
-                    (self.anchor.yaw + h * ROTATE_DEGREES) % 360.0)
-
     def successors(self, pose: Pose, actions: Sequence[str] | None = None) -> list[tuple[str, Pose]]:
         """The exact poses one action away (moves only where their end is free)."""
         result = []

@@ -25,7 +25,6 @@ from mcs_plugin.scenes.placement import Footprint, Placer
 from mcs_plugin.sim.catalog import get_object_type
 
 HALF_HFOV = 30.25  # degrees, 600x400 at 42.5 vertical FOV
-GOALS_INTERACTIVE = ("retrieval", "traversal", "transferral")
 
 
 @dataclass(frozen=True)

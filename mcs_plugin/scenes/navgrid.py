@@ -55,10 +55,6 @@ class NavGrid:
         r, c = self._start_index
         return 0 <= r < self.shape[0] and 0 <= c < self.shape[1] and bool(self.free[r, c])
 
-    def index_of(self, x: float, z: float) -> tuple[int, int]:
-        """(row, column) of the lattice node nearest to (x, z)."""
-        return int(round((z - self.zs[0]) / self.step)), int(round((x - self.xs[0]) / self.step))
-
     def distances(self) -> np.ndarray:
         """Moves (4-connected lattice steps) from the start to every node; -1 where unreachable."""
         if self._distances is None:

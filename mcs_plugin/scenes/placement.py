@@ -145,15 +145,3 @@ class Placer:
             if self.fits(fp):
                 return self.add(fp)
         return None
-
-
-def overlapping_pairs(footprints: list[Footprint], gap: float = 0.0) -> list[tuple[str, str]]:
-    """Ids of every pair of footprints that overlap (closer than `gap`)."""
-    pairs = []
-    for i, a in enumerate(footprints):
-        for b in footprints[i + 1:]:
-            if abs(a.x - b.x) > a.radius + b.radius + gap or abs(a.z - b.z) > a.radius + b.radius + gap:
-                continue
-            if a.overlaps(b, gap):
-                pairs.append((a.object_id, b.object_id))
-    return pairs

@@ -96,6 +96,16 @@ def test_pushed_ball_rolls_then_stops(sim):
     assert track[-1] < 4.9  # inside the room
 
 
+def test_a_fast_ball_slides_until_it_can_roll_at_unitys_max_angular_speed(sim):
+    """Unity caps angular speed at 7 rad/s: a pushed 0.11 m ball ends rolling ~0.038 m per action (IT 109, 115)."""
+    sim.start_scene(scene(ball(z=0.8, diameter=0.22), tilt=20))
+    assert sim.step("PushObject", objectId="ball", force=0.3).return_status == "SUCCESSFUL"
+    track = [poses(sim.step("Pass"))["ball"][0][2] for _ in range(20)]
+    steps = np.diff(track)
+    assert steps[0] > 0.1  # sliding fast at first
+    assert steps[-5:] == pytest.approx(np.full(5, 7.0 * 0.11 * 0.05), abs=0.004)
+
+
 def test_a_push_goes_the_way_the_performer_faces(sim):
     """AI2-THOR pushes along the agent's facing, wherever the object is in view (IT 139)."""
     sim.start_scene(scene(cube("box", x=0.3, z=0.8, mass=1.0), tilt=20))

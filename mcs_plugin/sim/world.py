@@ -45,6 +45,8 @@ SEESAW_PLANK_THICKNESS = 0.034  # m: a seesaw plank's collider, whatever its z s
 # r / k^2, r the footprint's half diagonal and k^2 = I/m about the vertical: fitted to IT 095 (a 0.48 x 0.17 m turtle,
 # 100 rad/s^2) and IT 113 (a 1 x 9 m tool, 5.6 rad/s^2); twice the sliding friction.
 MAX_ANGULAR_SPEED = 50.0  # rad/s
+MAX_BODY_ANGULAR_SPEED = 7.0  # rad/s: Unity's default Rigidbody.maxAngularVelocity. A fast ball cannot roll: it slides
+# until it is down to 7 rad/s x radius, then rolls on (IT 109 and 115: 0.11 m balls end rolling 0.038 m per action)
 SPIN_FRICTION = 0.86
 BODY_PREFIX = "obj:"  # MuJoCo body names: scene ids may be anything, "world" included
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
@@ -184,6 +186,7 @@ class World:
         self._group = model.geom_group.copy()
         self._ray_geom = np.zeros(1, dtype=np.int32)
         self._dynamic = [o for o in objects if o.dynamic]
+        self._spin_dofs = np.array([o.qvel_adr + 3 + k for o in self._dynamic for k in range(3)], dtype=int)
         self._plank_dofs = [dof for o in objects if o.plank for dof in o.plank_dofs]
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
         self._visibility_geoms: np.ndarray | None = None
@@ -485,6 +488,7 @@ class World:
                     if o.spin and o.present and not (o.frozen or o.ghost or o.carried)]
         for substep in range(1, substeps + 1):
             mujoco.mj_step(self.model, self.data)
+            self._cap_angular_speed(qvel)
             if substep % SUBSTEPS_PER_UNITY_STEP == 0:
                 for obj, deceleration in spinning:
                     self._turn_spinning(obj, UNITY_PHYSICS_STEP, deceleration)
@@ -497,6 +501,17 @@ class World:
                      if o.present and not (o.frozen or o.ghost)), default=0.0)
         speed = max(speed, float(np.abs(qvel[self._plank_dofs]).max(initial=0.0)))
         self._still_checks = self._still_checks + 1 if speed < REST_SPEED else 0
+
+    def _cap_angular_speed(self, qvel: np.ndarray) -> None:
+        """Clamp every dynamic body's angular speed to MAX_BODY_ANGULAR_SPEED, as PhysX does after each step."""
+        if not len(self._spin_dofs):
+            return
+        spins = qvel[self._spin_dofs].reshape(-1, 3)
+        speed = np.sqrt((spins * spins).sum(axis=1))
+        fast = speed > MAX_BODY_ANGULAR_SPEED
+        if fast.any():
+            spins[fast] *= (MAX_BODY_ANGULAR_SPEED / speed[fast])[:, None]
+            qvel[self._spin_dofs] = spins.reshape(-1)
 
     def _sleep(self, qvel: np.ndarray) -> None:
         """Unity/PhysX sleeping: a body whose mass-normalised kinetic energy stays under SLEEP_ENERGY for

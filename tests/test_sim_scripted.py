@@ -624,3 +624,29 @@ def test_an_object_moved_by_its_own_moves_is_not_also_carried_by_its_moving_cont
     out = run(sim, 4)[-1]
     assert obj(out, "box").position["y"] == pytest.approx(1.0, abs=1e-3)
     assert obj(out, "toy").position["y"] - obj(out, "box").position["y"] == pytest.approx(gap, abs=1e-3)
+
+
+def tall_cog(z: float = 2.0) -> dict:
+    """A 3 m cog 4x its usual height, shown at y 0.05 (IT 170, 173): its top is 0.1 m up."""
+    return {"id": "cog", "type": "rotating_cog", "structure": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0.0, "y": 0.05, "z": z}, "scale": {"x": 3, "y": 4, "z": 3}}]}
+
+
+def test_a_container_shown_on_a_tall_cog_stays_at_its_top(sim):
+    """MCS IT 170, 173: a separate_container shown at y 0.1 on a 4x-tall cog at y 0.05 reports 0.1 throughout."""
+    container = {"id": "box", "type": "separate_container",
+                 "shows": [{"stepBegin": 0, "position": {"x": 1.0, "y": 0.1, "z": 2.0},
+                            "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}]}
+    sim.start_scene(scene(tall_cog(), container))
+    for out in run(sim, 5):
+        assert obj(out, "box").position["y"] == pytest.approx(0.1, abs=0.001)
+
+
+def test_the_performer_steps_up_onto_a_low_cog_edge(sim):
+    """MCS IT 170, 173: a 0.1 m high cog edge is a step (no higher than MAX_RISE), not a wall: the body walks
+    onto it where its capsule's lower sphere already touches the edge."""
+    sim.start_scene(scene(tall_cog(z=2.0), start=(0.0, 0.0)))
+    outs = run(sim, 6, "MoveAhead")
+    assert all(out.return_status == "SUCCESSFUL" for out in outs)
+    assert outs[-1].position["z"] == pytest.approx(0.6, abs=1e-3)
+    assert outs[-1].position["y"] == pytest.approx(0.1 + 0.762, abs=0.002)  # the camera, 0.762 m above the cog

@@ -190,9 +190,10 @@ class Performer:
         if owner is not None and owner.plank:
             world.push_plank(owner, np.array([self.x, self.z, height]), SEESAW_PUSH)
 
-    def _structure_overlaps(self, world: World, x: float, z: float, floor_y: float) -> list[tuple[float, np.ndarray]]:
+    def _structure_overlaps(self, world: World, x: float, z: float,
+                            floor_y: float) -> list[tuple[float, np.ndarray, float]]:
         """How deep Unity's capsule standing on `floor_y` at (x, z) overlaps each structure it meets (room included),
-        and the unit direction (MuJoCo frame) that leads out of it."""
+        the unit direction (MuJoCo frame) that leads out of it and the height of the structure's touching point."""
         found = []
         shorter = POSE_BODY_HEIGHT[STANDING] - POSE_BODY_HEIGHT[self.pose]  # legacy poses keep low bodies low
         low = floor_y + STRUCTURE_AXIS_LOW
@@ -204,7 +205,7 @@ class Performer:
             away = (fromto[:3] - fromto[3:]) * (1.0 if gap >= 0 else -1.0)
             norm = float(np.linalg.norm(away))
             if norm > 1e-9 and STRUCTURE_RADIUS - gap > 1e-6:
-                found.append((STRUCTURE_RADIUS - gap, away / norm))
+                found.append((STRUCTURE_RADIUS - gap, away / norm, float(fromto[5])))
         return found
 
     def _push_out(self, world: World) -> None:
@@ -214,7 +215,7 @@ class Performer:
             overlaps = self._structure_overlaps(world, self.x, self.z, self.floor_y)
             if not overlaps:
                 break
-            depth, away = max(overlaps, key=lambda overlap: overlap[0])
+            depth, away, _ = max(overlaps, key=lambda overlap: overlap[0])
             self.x += float(away[0]) * depth
             self.z += float(away[1]) * depth
             self.floor_y += float(away[2]) * depth
@@ -222,8 +223,10 @@ class Performer:
 
     def _side_in_the_way(self, world: World, x: float, z: float) -> bool:
         """Whether Unity's capsule, moved to (x, z) at its present height, would run into a structure too steep to
-        walk on (walls, platform sides, lips, the side of a ramp: IT 077); gentler surfaces are climbed."""
-        return any(away[2] < CLIMB_NORMAL_Z for _, away in self._structure_overlaps(world, x, z, self.floor_y))
+        walk on (walls, platform sides, lips, the side of a ramp: IT 077); gentler surfaces are climbed, and so is an
+        edge no higher than MAX_RISE above the feet, a step (a 0.1 m rotating cog, IT 170, 173)."""
+        return any(away[2] < CLIMB_NORMAL_Z and height - self.floor_y > MAX_RISE
+                   for _, away, height in self._structure_overlaps(world, x, z, self.floor_y))
 
     def clear_light_objects(self, world: World) -> list:
         """Push light objects that start inside the body out of it, radially, as far as a shove would (Unity's

@@ -118,8 +118,9 @@ MESH_KINDS: tuple[str, ...] = (
     "cone", "pyramid", "square_frustum", "circle_frustum", "triangle_prism", "double_cone", "semi_sphere",
 )
 # A rotating cog's collider reaches past the generator's 1.0 m diameter (its teeth): Unity lifts the performer onto a
-# 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m (IT 170, 173).
-COG_DIAMETER = 1.08
+# 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m, and a body whose axis is 0.126 m past a 1.08 m
+# collider's edge stays on the cog instead of falling off (IT 170 step 50, 173 step 48: 1.09-1.12 fit, 1.14 does not).
+COG_DIAMETER = 1.1
 # ...and it is 0.025 m tall at scale 1 (origin at its centre), not the generator's 0.02: containers shown at y 0.1 on
 # a cog at y 0.05 with y scale 4 stay at 0.1 (IT 170, 173), while a 0.1 m block on a scale-1 cog at y 0.01 still
 # reports 0.07 (IT 152).

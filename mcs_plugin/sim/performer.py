@@ -23,6 +23,9 @@ AXIS_LOW, AXIS_HIGH = 0.068, 0.796  # Unity's capsule segment (height 1.23, radi
 FOOT_CLEARANCE = 0.23  # the capsule floats this far above the floor: low obstacles only touch its lower sphere (IT 013, 110, 205)
 POSE_CLEARANCE = {"STANDING": FOOT_CLEARANCE, "CRAWLING": 0.1, "LYING": 0.02}  # legacy poses keep low bodies low
 CAPSULE_TOP = 1.047  # top of Unity's capsule above the feet: height matching casts down from here
+# MCS carries a performer whose axis is 0.12 or 0.16 m off a rotating cog's collider when the action starts, not 0.20 or
+# 0.26 m (IT 167, boarding and leaving a cog lying flat on the floor).
+MOVER_CARRY_RADIUS = 0.18
 SUPPORT_RADIUS = 0.12  # radius of the sphere MCS casts down to find the structure the performer stands on
 MAX_RISE = 0.13  # the most a 0.1 m step may climb: ramps up to 45 degrees (0.1), not 60 (0.17; IT 074, 076)
 CLIMB_NORMAL_Z = math.cos(math.radians(46.0))  # surfaces steeper than ~45 degrees cannot be climbed
@@ -155,11 +158,9 @@ class Performer:
 
     def mover_touched(self, world: World, movers: list[SimObject]) -> SimObject | None:
         """The scripted mover (rotating cog) the body stands on or touches: the first of `movers` that a sphere of
-        the capsule's radius cast down from the top of the body meets, everything else left out. MCS carries a
-        performer whose axis is 0.15 or 0.19 m off a cog's collider when the action starts, not 0.23 or 0.29 m (IT 167,
-        boarding and leaving a cog lying flat on the floor)."""
+        MOVER_CARRY_RADIUS cast down from the top of the body meets, everything else left out."""
         others = [g for obj in world.objects if obj not in movers for g in obj.geom_ids]
-        geom, _ = world.sphere_cast_down(self.x, self.z, self._body_top(), STRUCTURE_RADIUS, exclude=others)
+        geom, _ = world.sphere_cast_down(self.x, self.z, self._body_top(), MOVER_CARRY_RADIUS, exclude=others)
         return world.owner(geom)
 
     def match_height(self, world: World, top: float | None = None) -> bool:

@@ -13,6 +13,7 @@ import pytest
 
 from mcs_plugin.sim import catalog
 from mcs_plugin.sim.catalog import (
+    APPLE_COLLIDER_HEIGHT,
     MESH_KINDS,
     PART_KINDS,
     PART_ROLES,
@@ -84,9 +85,12 @@ def test_every_type_loads_with_parts_inside_its_bounds():
             p_lo, p_hi = part_bounds(part)
             assert np.all(p_lo >= lo - TOL) and np.all(p_hi <= hi + TOL), (name, part)
             union_lo, union_hi = np.minimum(union_lo, p_lo), np.maximum(union_hi, p_hi)
-        # the parts fill the bounding box (agents: a narrower torso in z)
+        # the parts fill the bounding box (agents: a narrower torso in z; apples: a shorter collider about the centre)
         if otype.family == "agent":
             assert np.isclose(union_lo[1], lo[1]) and np.isclose(union_hi[1], hi[1]), name
+        elif name.startswith("apple_"):
+            assert union_hi[1] - union_lo[1] == pytest.approx(APPLE_COLLIDER_HEIGHT * otype.size[1]), name
+            assert (union_lo[1] + union_hi[1]) / 2 == pytest.approx((lo[1] + hi[1]) / 2), name
         else:
             assert np.allclose(union_lo, lo, atol=1e-6) and np.allclose(union_hi, hi, atol=1e-6), name
 

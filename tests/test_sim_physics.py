@@ -254,3 +254,11 @@ def test_move_object_may_not_pull_an_object_into_the_performers_body(sim):
     assert out.return_status == "OBSTRUCTED"
     assert obj(out, "tool").position["z"] == pytest.approx(2.76, abs=0.005)  # where it was
     assert sim.step("MoveObject", objectId="tool", straight=1).return_status == "SUCCESSFUL"  # away is fine
+
+
+def test_an_apple_rests_on_its_smaller_collider(sim):
+    """MCS IT 151, 152: an apple_1 (0.12 m tall, origin at its centre) on the floor reports 0.05, not 0.06."""
+    apple = {"id": "apple", "type": "apple_1", "shows": [{"stepBegin": 0, "position": {"x": 0.0, "y": 0.06, "z": 1.0}}]}
+    sim.start_scene(scene(apple))
+    out = run(sim, 10)[-1]
+    assert obj(out, "apple").position["y"] == pytest.approx(0.05, abs=0.001)

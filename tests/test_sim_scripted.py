@@ -272,15 +272,15 @@ def test_a_rotating_cog_carries_what_stands_on_it(sim):
 
 def test_the_performer_boards_and_leaves_a_flat_cog_by_where_it_stood_before_moving(sim):
     """MCS IT 167: a performer whose body touches a thin cog's rim when a move starts is carried through that move;
-    one that starts 0.29 m off the rim is not, though it ends the move 0.19 m off it."""
+    one that starts 0.26 m off the rim is not, though it ends the move 0.16 m off it."""
     cog = {"id": "cog", "type": "rotating_cog", "structure": True,
            "shows": [{"stepBegin": 0, "position": {"x": 0.0, "y": 0.01, "z": 2.0}, "scale": {"x": 3, "y": 0.01, "z": 3}}],
            "rotates": [{"stepBegin": 1, "stepEnd": 20, "vector": {"x": 0, "y": 10, "z": 0}}]}
-    # the collider's rim is 1.62 m from the centre: starting 0.29 m off it at z = 0.09
+    # the collider's rim is 1.65 m from the centre: starting 0.26 m off it at z = 0.09
     sim.start_scene(scene(cog, start=(0.0, 0.09)))
     first = sim.step("MoveAhead")
     assert (first.position["x"], first.rotation) == pytest.approx((0.0, 0.0), abs=1e-3)
-    second = sim.step("MoveAhead")  # starts 0.19 m off the rim: carried 10 degrees about the cog's centre
+    second = sim.step("MoveAhead")  # starts 0.16 m off the rim: carried 10 degrees about the cog's centre
     assert second.rotation == pytest.approx(10.0, abs=0.01)
     assert math.hypot(second.position["x"], second.position["z"] - 2.0) == pytest.approx(1.71, abs=0.01)
 
@@ -624,3 +624,38 @@ def test_an_object_moved_by_its_own_moves_is_not_also_carried_by_its_moving_cont
     out = run(sim, 4)[-1]
     assert obj(out, "box").position["y"] == pytest.approx(1.0, abs=1e-3)
     assert obj(out, "toy").position["y"] - obj(out, "box").position["y"] == pytest.approx(gap, abs=1e-3)
+
+
+def tall_cog(z: float = 2.0) -> dict:
+    """A 3 m cog 4x its usual height, shown at y 0.05 (IT 170, 173): its top is 0.1 m up."""
+    return {"id": "cog", "type": "rotating_cog", "structure": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0.0, "y": 0.05, "z": z}, "scale": {"x": 3, "y": 4, "z": 3}}]}
+
+
+def test_a_container_shown_on_a_tall_cog_stays_at_its_top(sim):
+    """MCS IT 170, 173: a separate_container shown at y 0.1 on a 4x-tall cog at y 0.05 reports 0.1 throughout."""
+    container = {"id": "box", "type": "separate_container",
+                 "shows": [{"stepBegin": 0, "position": {"x": 1.0, "y": 0.1, "z": 2.0},
+                            "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}]}
+    sim.start_scene(scene(tall_cog(), container))
+    for out in run(sim, 5):
+        assert obj(out, "box").position["y"] == pytest.approx(0.1, abs=0.001)
+
+
+def test_the_performer_steps_up_onto_a_low_cog_edge(sim):
+    """MCS IT 170, 173: a 0.1 m high cog edge is a step (no higher than MAX_RISE), not a wall: the body walks
+    onto it where its capsule's lower sphere already touches the edge."""
+    sim.start_scene(scene(tall_cog(z=2.0), start=(0.0, 0.0)))
+    outs = run(sim, 6, "MoveAhead")
+    assert all(out.return_status == "SUCCESSFUL" for out in outs)
+    assert outs[-1].position["z"] == pytest.approx(0.6, abs=1e-3)
+    assert outs[-1].position["y"] == pytest.approx(0.1 + 0.762, abs=0.002)  # the camera, 0.762 m above the cog
+
+
+def test_the_performer_stays_on_a_cog_past_its_nominal_edge(sim):
+    """MCS IT 173 steps 41-48: walking sideways along a 3 m cog's edge, the body stays on it (camera 0.762 m above
+    its top) with its axis 1.75 m from the cog's centre, 0.25 m past the generator's 1.5 m radius."""
+    sim.start_scene(scene(tall_cog(z=2.0), start=(0.0, 0.4)))
+    outs = run(sim, 7, "MoveRight")
+    assert (outs[-1].position["x"], outs[-1].position["z"]) == pytest.approx((0.7, 0.4), abs=1e-3)
+    assert [out.position["y"] for out in outs] == pytest.approx([0.1 + 0.762] * 7, abs=0.002)

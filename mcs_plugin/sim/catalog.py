@@ -118,8 +118,17 @@ MESH_KINDS: tuple[str, ...] = (
     "cone", "pyramid", "square_frustum", "circle_frustum", "triangle_prism", "double_cone", "semi_sphere",
 )
 # A rotating cog's collider reaches past the generator's 1.0 m diameter (its teeth): Unity lifts the performer onto a
-# 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m (IT 170, 173).
-COG_DIAMETER = 1.08
+# 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m, and a body whose axis is 0.126 m past a 1.08 m
+# collider's edge stays on the cog instead of falling off (IT 170 step 50, 173 step 48: 1.09-1.12 fit, 1.14 does not).
+COG_DIAMETER = 1.1
+# ...and it is 0.025 m tall at scale 1 (origin at its centre), not the generator's 0.02: containers shown at y 0.1 on
+# a cog at y 0.05 with y scale 4 stay at 0.1 (IT 170, 173), while a 0.1 m block on a scale-1 cog at y 0.01 still
+# reports 0.07 (IT 152).
+COG_HEIGHT = 0.025
+# An apple's collider is 5/6 of its bounding height, about its centre (its origin): an apple on a scale-1 cog (top
+# 0.0225) reports 0.07, not 0.08 (IT 151, 152), and a 0.5-scale apple in bowl_6 rests 0.037 above the bowl's
+# origin (IT 071: 0.012 floor + 0.025), while a held apple keeps its bounding box under the camera (IT 151).
+APPLE_COLLIDER_HEIGHT = 5 / 6
 # A lidded container's floor is 9 % of its height thick: a soccer ball in a 1.5x chest_2 rests with its centre 0.177 m
 # above the chest's origin (IT 167: 8.5-9.5 % fit its 35 steps), and chest_1 balls are unchanged (IT 028, 029).
 CONTAINER_FLOOR_FRACTION = 0.09
@@ -770,7 +779,9 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
             _solid("cylinder", 0, 0.375 * y, 0, 0.3 * min(x, z), 0.35 * y, 0.3 * min(x, z)),
             _solid("cylinder", 0, 0.775 * y, 0, x, 0.45 * y, 0.75 * z),  # cup and handles
         ]
-    if name in ("ball", "soccer_ball") or name.startswith("apple_"):
+    if name.startswith("apple_"):
+        return [_solid("sphere", 0, y / 2, 0, x, APPLE_COLLIDER_HEIGHT * y, z)]
+    if name in ("ball", "soccer_ball"):
         return [_solid("sphere", 0, y / 2, 0, x, y, z)]
     if name.startswith("crayon_") or (name.startswith("block_") and name.endswith("_cylinder")):
         return [_solid("cylinder", 0, y / 2, 0, x, y, z)]
@@ -847,8 +858,8 @@ def _extra_rows() -> dict[str, dict[str, str]]:
         "door_4": dict(door),
         "door_4b": dict(door),
         "rotating_cog": {
-            "doc_section": "Structural", "gen_dims_xyz_at_scale1": f"{COG_DIAMETER}/0.02/{COG_DIAMETER}",
-            "gen_positionY_on_floor": "0.01",
+            "doc_section": "Structural", "gen_dims_xyz_at_scale1": f"{COG_DIAMETER}/{COG_HEIGHT}/{COG_DIAMETER}",
+            "gen_positionY_on_floor": f"{COG_HEIGHT / 2}",
             "gen_shape": "structural", "doc_details": "Turntable (thin disc, rotated by `rotates`)",
         },
         "semi_sphere_with_base": {

@@ -23,6 +23,9 @@ AXIS_LOW, AXIS_HIGH = 0.068, 0.796  # Unity's capsule segment (height 1.23, radi
 FOOT_CLEARANCE = 0.23  # the capsule floats this far above the floor: low obstacles only touch its lower sphere (IT 013, 110, 205)
 POSE_CLEARANCE = {"STANDING": FOOT_CLEARANCE, "CRAWLING": 0.1, "LYING": 0.02}  # legacy poses keep low bodies low
 CAPSULE_TOP = 1.047  # top of Unity's capsule above the feet: height matching casts down from here
+# MCS carries a performer whose axis is 0.12 or 0.16 m off a rotating cog's collider when the action starts, not 0.20 or
+# 0.26 m (IT 167, boarding and leaving a cog lying flat on the floor).
+MOVER_CARRY_RADIUS = 0.18
 SUPPORT_RADIUS = 0.12  # radius of the sphere MCS casts down to find the structure the performer stands on
 MAX_RISE = 0.13  # the most a 0.1 m step may climb: ramps up to 45 degrees (0.1), not 60 (0.17; IT 074, 076)
 CLIMB_NORMAL_Z = math.cos(math.radians(46.0))  # surfaces steeper than ~45 degrees cannot be climbed
@@ -155,11 +158,9 @@ class Performer:
 
     def mover_touched(self, world: World, movers: list[SimObject]) -> SimObject | None:
         """The scripted mover (rotating cog) the body stands on or touches: the first of `movers` that a sphere of
-        the capsule's radius cast down from the top of the body meets, everything else left out. MCS carries a
-        performer whose axis is 0.15 or 0.19 m off a cog's collider when the action starts, not 0.23 or 0.29 m (IT 167,
-        boarding and leaving a cog lying flat on the floor)."""
+        MOVER_CARRY_RADIUS cast down from the top of the body meets, everything else left out."""
         others = [g for obj in world.objects if obj not in movers for g in obj.geom_ids]
-        geom, _ = world.sphere_cast_down(self.x, self.z, self._body_top(), STRUCTURE_RADIUS, exclude=others)
+        geom, _ = world.sphere_cast_down(self.x, self.z, self._body_top(), MOVER_CARRY_RADIUS, exclude=others)
         return world.owner(geom)
 
     def match_height(self, world: World, top: float | None = None) -> bool:
@@ -190,9 +191,10 @@ class Performer:
         if owner is not None and owner.plank:
             world.push_plank(owner, np.array([self.x, self.z, height]), SEESAW_PUSH)
 
-    def _structure_overlaps(self, world: World, x: float, z: float, floor_y: float) -> list[tuple[float, np.ndarray]]:
+    def _structure_overlaps(self, world: World, x: float, z: float,
+                            floor_y: float) -> list[tuple[float, np.ndarray, float]]:
         """How deep Unity's capsule standing on `floor_y` at (x, z) overlaps each structure it meets (room included),
-        and the unit direction (MuJoCo frame) that leads out of it."""
+        the unit direction (MuJoCo frame) that leads out of it and the height of the structure's touching point."""
         found = []
         shorter = POSE_BODY_HEIGHT[STANDING] - POSE_BODY_HEIGHT[self.pose]  # legacy poses keep low bodies low
         low = floor_y + STRUCTURE_AXIS_LOW
@@ -204,7 +206,7 @@ class Performer:
             away = (fromto[:3] - fromto[3:]) * (1.0 if gap >= 0 else -1.0)
             norm = float(np.linalg.norm(away))
             if norm > 1e-9 and STRUCTURE_RADIUS - gap > 1e-6:
-                found.append((STRUCTURE_RADIUS - gap, away / norm))
+                found.append((STRUCTURE_RADIUS - gap, away / norm, float(fromto[5])))
         return found
 
     def _push_out(self, world: World) -> None:
@@ -214,7 +216,7 @@ class Performer:
             overlaps = self._structure_overlaps(world, self.x, self.z, self.floor_y)
             if not overlaps:
                 break
-            depth, away = max(overlaps, key=lambda overlap: overlap[0])
+            depth, away, _ = max(overlaps, key=lambda overlap: overlap[0])
             self.x += float(away[0]) * depth
             self.z += float(away[1]) * depth
             self.floor_y += float(away[2]) * depth
@@ -222,8 +224,10 @@ class Performer:
 
     def _side_in_the_way(self, world: World, x: float, z: float) -> bool:
         """Whether Unity's capsule, moved to (x, z) at its present height, would run into a structure too steep to
-        walk on (walls, platform sides, lips, the side of a ramp: IT 077); gentler surfaces are climbed."""
-        return any(away[2] < CLIMB_NORMAL_Z for _, away in self._structure_overlaps(world, x, z, self.floor_y))
+        walk on (walls, platform sides, lips, the side of a ramp: IT 077); gentler surfaces are climbed, and so is an
+        edge no higher than MAX_RISE above the feet, a step (a 0.1 m rotating cog, IT 170, 173)."""
+        return any(away[2] < CLIMB_NORMAL_Z and height - self.floor_y > MAX_RISE
+                   for _, away, height in self._structure_overlaps(world, x, z, self.floor_y))
 
     def clear_light_objects(self, world: World) -> list:
         """Push light objects that start inside the body out of it, radially, as far as a shove would (Unity's

@@ -38,7 +38,7 @@ START_CLEAR_RADIUS = 0.254  # a light object starting inside the body ends with 
 # (IT 163: a 0.1 m ball at 0.18 ends at 0.254; IT 082: a 0.05 m ball at 0.2 must end ahead of the view's lower edge)
 SHOVE_SPEED = 0.1  # m/s a shoved object keeps rolling with (IT 011)
 TOUCH_TOLERANCE = 1e-3  # the body may touch an object without being stopped: it slides along a cube's face exactly
-# its radius (0.25 m) from its axis (IT 160), as Unity's sweep only stops at a real overlap
+# its radius (0.25 m) from its axis (IT 160), while a 3.4 mm overlap with a sphere stops it (IT 013)
 AGENT_COLLIDER_RADIUS = 0.07  # a simulation agent only stops the performer near its axis (IT 140: 0.39 m apart
 # passes, IT 148: 0.27 m stops), whatever its arms and body look like
 

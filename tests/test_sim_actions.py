@@ -9,7 +9,7 @@ import pytest
 
 from mcs_plugin.mcs import Action
 from mcs_plugin.sim.controller import EmbeddedController
-from tests.sim_scenes import ball, chest, obj, scene, wall
+from tests.sim_scenes import ball, chest, obj, run, scene, wall
 
 
 # -- movement and collision -----------------------------------------------------------------------
@@ -229,6 +229,38 @@ def test_put_into_open_container_beyond_arms_length_goes_to_its_centre(sim):
     assert (placed["x"], placed["z"]) == pytest.approx((0.0, 1.2), abs=0.01)
     landed = obj(sim.step("Pass"), "ball").position
     assert 0.02 < placed["y"] - landed["y"] < 0.06
+
+
+def changing_table(z: float = 1.0, scale: float = 1.0) -> dict:
+    """MCS's changing table facing the performer (rotated 180 degrees)."""
+    return {"id": "table", "type": "changing_table",
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": z}, "rotation": {"x": 0, "y": 180, "z": 0},
+                       "scale": {"x": scale, "y": scale, "z": scale}}]}
+
+
+def test_a_ball_put_in_an_opened_changing_table_drawer_is_seen_over_its_front(sim):
+    """MCS IT 082: the bottom drawer (floor 0.09 m up, front 0.33 m high, sliding out 0.31 m) takes the ball, which
+    is seen and picked up again after the drawer was closed and reopened."""
+    sim.start_scene(scene(ball(z=0.3, diameter=0.05), changing_table(), tilt=50))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    sim.step("LookUp")
+    drawer = "table_drawer_bottom"
+    assert sim.step("OpenObject", objectId=drawer).return_status == "SUCCESSFUL"
+    assert sim.step("PutObject", receptacleObjectId=drawer).return_status == "SUCCESSFUL"
+    assert sim.step("CloseObject", objectId=drawer).return_status == "SUCCESSFUL"
+    assert sim.step("OpenObject", objectId=drawer).return_status == "SUCCESSFUL"
+    in_drawer = obj(run(sim, 2)[-1], "ball")  # resting on the drawer's floor, not fallen through it
+    assert in_drawer.visible and in_drawer.position["y"] == pytest.approx(0.09 + 0.025, abs=0.01)
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+
+
+def test_the_changing_tables_shelves_are_boards_of_the_table(sim):
+    """MCS IT 154: the image centre on the table's top shelf picks the table itself; the shelves are still listed as
+    its child components."""
+    sim.start_scene(scene(changing_table(z=0.5, scale=0.75), tilt=30))
+    out = sim.step("MoveObject", objectImageCoordsX=300, objectImageCoordsY=200)
+    assert out.resolved_object == "table" and out.return_status == "NOT_MOVEABLE"
+    assert all(obj(out, f"table_{name}") is not None for name in ("shelf_top", "shelf_middle", "shelf_bottom"))
 
 
 def test_light_object_inside_the_body_at_the_start_is_pushed_out_ahead(sim):

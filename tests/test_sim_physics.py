@@ -86,6 +86,19 @@ def test_walking_shoves_light_objects_and_heavy_ones_obstruct(sim):
     assert out.return_status == "OBSTRUCTED" and out.position["z"] == pytest.approx(0.0)
 
 
+def test_the_body_slides_along_a_face_it_only_touches(sim):
+    """MCS IT 160: walking along a heavy cube's face exactly the body's radius (0.25 m) from its axis is not
+    obstructed; IT 013: a few millimetres of overlap are."""
+    touching = cube("block", x=1.5, y=0.25, z=0.5, size=0.5, mass=10)  # its face at z = 0.25
+    sim.start_scene(scene(touching, start=(1.0, 0.0), yaw=90))
+    statuses = [out.return_status for out in run(sim, 4, "MoveAhead")]
+    assert statuses == ["SUCCESSFUL"] * 4
+    overlapping = cube("block", x=1.5, y=0.25, z=0.495, size=0.5, mass=10)  # 5 mm closer
+    sim.start_scene(scene(overlapping, start=(1.0, 0.0), yaw=90))
+    statuses = [out.return_status for out in run(sim, 4, "MoveAhead")]
+    assert statuses[0] == "SUCCESSFUL" and "OBSTRUCTED" in statuses
+
+
 def test_pushed_ball_rolls_then_stops(sim):
     sim.start_scene(scene(ball(z=0.8, diameter=0.3), tilt=20))
     z0 = poses(sim.last_output)["ball"][0][2]

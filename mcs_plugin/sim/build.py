@@ -14,7 +14,7 @@ from mcs_plugin.sim import catalog
 from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_matrix
 from mcs_plugin.sim.materials import material_rgb, reported_color_names
 from mcs_plugin.sim.world import (
-    ANGULAR_DRAG, BODY_PREFIX, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER,
+    ANGULAR_DRAG, BODY_PREFIX, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER,
     GROUP_SEE_PAST, GROUP_STRUCTURE, PHYSICS_TIMESTEP, PROBE_RADIUS, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR, WALL_THICKNESS,
     FloorGrid, SimObject, World,
 )
@@ -347,15 +347,16 @@ def _fmt(values) -> str:
 
 
 def _geom_xml(spec: _Spec, index: int, part: tuple, mass: float, meshes: list[str]) -> str:
-    """MJCF for one part, in the body's frame (MuJoCo axes); an agent's shell neither collides nor occludes."""
+    """MJCF for one part, in the body's frame (MuJoCo axes); an agent's shell neither collides nor occludes, a
+    receptacle's trigger box is not even drawn."""
     kind, centre, size, rot, role = part
     pos_mj = centre[[0, 2, 1]]
     size_mj = size[[0, 2, 1]]
     quat = matrix_to_quat(rot)
     name = f"{spec.obj.id}#{index}"
-    group = GROUP_AGENT_SHELL if role == "shell" else spec.group
+    group = {"shell": GROUP_AGENT_SHELL, "trigger": GROUP_ABSENT}.get(role, spec.group)
     common = f'name="{_xml_escape(name)}" pos="{_fmt(pos_mj)}" quat="{_fmt(quat)}" group="{group}" mass="{mass:.6g}"'
-    if role == "shell":
+    if role in ("shell", "trigger"):
         common += ' contype="0" conaffinity="0"'
     if kind == "box":
         return f'<geom type="box" size="{_fmt(np.maximum(size_mj / 2, 1e-4))}" {common}/>'

@@ -143,8 +143,11 @@ DOMED_LID_FRACTION = 0.4
 # and IT 140 (it stops 0.37 m from the performer's axis: 0.15 + the performer's 0.221).
 AGENT_SCALE = 0.6
 MOVING_ROLES: tuple[str, ...] = ("lid", "door", "drawer")
+# A "trigger" part is a receptacle's trigger box only: it neither collides, occludes nor is drawn (the changing table's
+# shelves are boards of the table itself: a ray to the top shelf's floor picks the table, IT 154).
 PART_ROLES: tuple[str, ...] = (
     "body", "wall", "floor", "top", "leg", "seat", "back", "arm", "base", "shelf", "side", "frame", "head", "shell",
+    "trigger",
 ) + MOVING_ROLES
 
 
@@ -495,41 +498,63 @@ def _shelf_unit(x, y, z, columns: list[tuple[float, float, int, list[str]]], sid
     return parts
 
 
-def _drawer(x0, x1, y0, y1, z0, z1, name) -> list[Part]:
-    """A sliding tray (floor + walls, role 'drawer') in the slot [x0,x1]x[y0,y1]x[z0,z1]; opens +z."""
+def _drawer(x0, x1, y0, y1, z0, z1, name, slide=None) -> list[Part]:
+    """A sliding tray (floor + walls, role 'drawer') in the slot [x0,x1]x[y0,y1]x[z0,z1]; opens +z by `slide`
+    (default 0.6 of its depth)."""
     gap = min(0.005, (x1 - x0) / 10, (y1 - y0) / 10)
     w, h, d = x1 - x0 - 2 * gap, y1 - y0 - gap, z1 - z0
     t = _clamp(0.05 * min(w, d), 0.008, 0.02)
     tray = _open_box(w, h, d, t=t, y0=y0, cx=(x0 + x1) / 2, cz=(z0 + z1) / 2, floor_role="drawer", wall_role="drawer", name=name)
-    slide = 0.6 * d
+    slide = 0.6 * d if slide is None else slide
     return [replace(p, open_center=(p.center[0], p.center[1], p.center[2] + slide), open_size=p.size) for p in tray]
 
 
+# The changing table's layout (metres at its catalog size 1.1 x 0.96 x 0.58), from the MCS scene generator's
+# definition of it: drawer interiors 0.68 wide, the bottom one 0.09-0.29 m up, the top one 0.36-0.58; open shelves
+# 0.32 wide with floors at 0.075 and 0.35 and one across the whole width at 0.625; its top 0.85 up; opened it is 0.89
+# deep instead of 0.58, so a drawer slides out 0.31 m. With drawer fronts no higher than their slots, a ball put in the
+# opened bottom drawer is seen over its front (IT 082). The generator puts the drawers at x = +0.175 and the shelves
+# at -0.365; in our frame they are mirrored: IT 154 sees the table at yaw 80 but not 90 only with the drawers on -x.
+CHANGING_TABLE_DRAWERS_X = (-0.515, 0.165)
+CHANGING_TABLE_SHELVES_X = (0.205, 0.525)
+CHANGING_TABLE_DRAWERS = (("drawer_bottom", 0.09, 0.33), ("drawer_top", 0.36, 0.6))  # (name, floor, top of front)
+CHANGING_TABLE_SHELVES = (("shelf_bottom", 0.075), ("shelf_middle", 0.35))  # (name, floor)
+CHANGING_TABLE_TOP_SHELF = 0.625
+CHANGING_TABLE_TOP = 0.85
+CHANGING_TABLE_DRAWER_SLIDE = 0.31
+TRIGGER_THICKNESS = 0.01  # a shelf's trigger box: a thin slab on its floor
+
+
 def _changing_table(x, y, z) -> list[Part]:
-    t = 0.03
-    back_t = 0.02
+    """Sides and back up to the rails, a top, an open shelf across under it, drawers on the left (-x) and open
+    shelves on the right, laid out as CHANGING_TABLE_* (scaled to the size asked for); the shelves (child components)
+    are trigger boxes on the table's boards."""
+    sx, sy, sz = x / 1.1, y / 0.96, z / 0.58
+    t, back_t, floor_t = 0.03, 0.02, 0.02
     inner_z = z - back_t
     cz = back_t / 2
+    top, shelf_top = CHANGING_TABLE_TOP * sy, CHANGING_TABLE_TOP_SHELF * sy
     parts = [
         _box(-x / 2 + t / 2, y / 2, cz, t, y, inner_z, "side"),
         _box(x / 2 - t / 2, y / 2, cz, t, y, inner_z, "side"),
         _box(0, y / 2, -z / 2 + back_t / 2, x, y, back_t, "back"),
-        _box(0, y - t / 2, cz, x, t, inner_z, "top"),
-        _box(0, y / 2, cz, t, y - 2 * t, inner_z, "side"),  # divider
+        _box(0, top - t / 2, cz, x - 2 * t, t, inner_z, "top"),
+        _box(0, shelf_top - floor_t / 2, cz, x - 2 * t, floor_t, inner_z, "shelf"),
+        _box(0, shelf_top + TRIGGER_THICKNESS / 2, cz, x - 2 * t, TRIGGER_THICKNESS, inner_z, "trigger", "shelf_top"),
     ]
-    # left compartment: two drawers; right compartment: three shelves
-    left_lo, left_hi = -x / 2 + t, -t / 2
-    right_lo, right_hi = t / 2, x / 2 - t
-    parts.append(_box((left_lo + left_hi) / 2, t / 2, cz, left_hi - left_lo, t, inner_z, "shelf"))
-    mid = t + (y - 2 * t) / 2
-    z_lo = -z / 2 + back_t
-    parts += _drawer(left_lo, left_hi, t, mid, z_lo, z / 2, "drawer_bottom")
-    parts += _drawer(left_lo, left_hi, mid, y - t, z_lo, z / 2, "drawer_top")
-    width = right_hi - right_lo
-    rx = (right_lo + right_hi) / 2
-    parts.append(_box(rx, t / 2, cz, width, t, inner_z, "shelf", "shelf_bottom"))
-    parts.append(_box(rx, y / 3, cz, width, t, inner_z, "shelf", "shelf_middle"))
-    parts.append(_box(rx, 2 * y / 3, cz, width, t, inner_z, "shelf", "shelf_top"))
+    drawers_lo, drawers_hi = -x / 2 + t, CHANGING_TABLE_DRAWERS_X[1] * sx
+    shelves_lo, shelves_hi = CHANGING_TABLE_SHELVES_X[0] * sx, x / 2 - t
+    under_shelf = shelf_top - floor_t
+    parts.append(_box((shelves_lo + drawers_hi) / 2, under_shelf / 2, cz, shelves_lo - drawers_hi, under_shelf, inner_z, "side"))
+    base = CHANGING_TABLE_DRAWERS[0][1] * sy - floor_t  # under the bottom drawer
+    parts.append(_box((drawers_lo + drawers_hi) / 2, base / 2, cz, drawers_hi - drawers_lo, base, inner_z, "shelf"))
+    for name, floor, front_top in CHANGING_TABLE_DRAWERS:
+        parts += _drawer(drawers_lo, drawers_hi, floor * sy - floor_t, front_top * sy, -z / 2 + back_t, z / 2, name,
+                         slide=CHANGING_TABLE_DRAWER_SLIDE * sz)
+    middle, width = (shelves_lo + shelves_hi) / 2, shelves_hi - shelves_lo
+    for name, floor in CHANGING_TABLE_SHELVES:
+        parts.append(_box(middle, floor * sy - floor_t / 2, cz, width, floor_t, inner_z, "shelf"))
+        parts.append(_box(middle, floor * sy + TRIGGER_THICKNESS / 2, cz, width, TRIGGER_THICKNESS, inner_z, "trigger", name))
     return parts
 
 

@@ -40,6 +40,8 @@ SHOVE_RADIUS = 0.2  # a shoved object is kept this far (surface) from the body's
 START_CLEAR_RADIUS = 0.254  # a light object starting inside the body ends with its centre this far from the axis
 # (IT 163: a 0.1 m ball at 0.18 ends at 0.254; IT 082: a 0.05 m ball at 0.2 must end ahead of the view's lower edge)
 SHOVE_SPEED = 0.1  # m/s a shoved object keeps rolling with (IT 011)
+TOUCH_TOLERANCE = 1e-3  # the body may touch an object without being stopped: it slides along a cube's face exactly
+# its radius (0.25 m) from its axis (IT 160), while a 3.4 mm overlap with a sphere stops it (IT 013)
 AGENT_COLLIDER_RADIUS = 0.07  # a simulation agent only stops the performer near its axis (IT 140: 0.39 m apart
 # passes, IT 148: 0.27 m stops), whatever its arms and body look like
 
@@ -113,6 +115,8 @@ class Performer:
         at = world.data.geom_xpos[world.performer_geom][:2]
         for geom, dist, fromto in world.body_contacts():
             owner = world.owner(geom)
+            if dist > -TOUCH_TOLERANCE:
+                continue
             if owner is not None and self._shovable(owner):
                 continue
             if owner is not None and owner.is_agent:

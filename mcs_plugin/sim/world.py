@@ -292,6 +292,8 @@ class World:
         self.forward()
         sliding = any(role == "drawer" for role in obj.moving_part_roles.values())
         contents = self._contents(obj) if sliding else []
+        if sliding:  # MuJoCo's per-body bounding volumes are built once: a slid drawer leaves them and what it holds
+            self.model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_MIDPHASE  # would fall through its floor
         shift = np.zeros(3)
         for geom, (closed, open_pose) in obj.moving_part_poses.items():
             pos, half = open_pose if opened else closed

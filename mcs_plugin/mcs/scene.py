@@ -329,10 +329,6 @@ class SceneObject(SceneModel):
     agent_movement: AgentMovement | None = None
     actions: list[AgentAction] = Field(default_factory=list)
 
-    def states_at_step(self, step: int) -> list[str]:
-        """The scripted `states` entry for `step` (ObjectMetadata.state_list), [] past the end."""
-        return list(self.states[step]) if 0 <= step < len(self.states) else []
-
 
 class Goal(SceneModel):
     """The scene goal. Keys are snake_case in files (camelCase also accepted); UI-only fields are kept as given."""

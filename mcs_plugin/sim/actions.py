@@ -38,8 +38,6 @@ ROTATE_OBJECT_DEGREES = 5.0
 MOVE_OBJECT_DISTANCE = 0.1
 OVERLAP_TOLERANCE = 0.005  # overlaps deeper than this block kinematic moves and rotations of objects
 REACH_TOLERANCE = 1e-3  # an object exactly at the reach is out of it (IT 006: ball surface 1.0 m from the axis)
-# Actions whose target is an object in the world, and the type check each applies.
-_MOVES_OBJECT = {Action.PUSH_OBJECT, Action.PULL_OBJECT, Action.TORQUE_OBJECT, Action.ROTATE_OBJECT, Action.MOVE_OBJECT}
 
 
 @dataclass

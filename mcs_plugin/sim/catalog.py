@@ -166,10 +166,6 @@ class Part:
     hinge: Vec3 | None = None  # a point on the hinge line (lid/door)
     hinge_axis: Vec3 | None = None  # hinge line direction
 
-    @property
-    def is_moving(self) -> bool:
-        return self.role in MOVING_ROLES
-
 
 @dataclass(frozen=True)
 class ObjectType:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import csv
 import functools
 import io
-import re
 
 from mcs_plugin.sim.datafiles import data_text
 
@@ -171,9 +170,6 @@ def _rgb_from_names(names: list[str]) -> tuple[float, float, float] | None:
     specific = [n for n in known if n not in _BASIC_NAMES]
     chosen = specific or known
     return _average([COLOR_RGB[n] for n in chosen])
-
-
-_WORD_SPLIT = re.compile(r"[^a-z]+")
 
 
 def _guess_rgb(material: str) -> tuple[float, float, float]:

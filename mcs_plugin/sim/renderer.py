@@ -115,14 +115,6 @@ void main() {
 }
 """
 
-_PRIMITIVE_TYPES = (
-    int(mujoco.mjtGeom.mjGEOM_PLANE),
-    int(mujoco.mjtGeom.mjGEOM_SPHERE),
-    int(mujoco.mjtGeom.mjGEOM_CAPSULE),
-    int(mujoco.mjtGeom.mjGEOM_ELLIPSOID),
-    int(mujoco.mjtGeom.mjGEOM_CYLINDER),
-    int(mujoco.mjtGeom.mjGEOM_BOX),
-)
 _MESH = int(mujoco.mjtGeom.mjGEOM_MESH)
 _HIDDEN_GROUP = 5
 

@@ -114,11 +114,6 @@ class SimObject:
     held_by_agent: str = ""  # id of the simulation agent holding this object (associatedWithAgent)
     scene_object: SceneObject | None = None
 
-    @property
-    def interactable_body(self) -> bool:
-        """Whether actions can move this object (a dynamic body that is not structure)."""
-        return self.dynamic and not self.structural
-
 
 FLOOR_ID = "floor"  # the room's floor object (MCS id)
 FLOOR_TILE_PREFIX = "floor"
@@ -416,10 +411,6 @@ class World:
         mujoco.mju_mulQuat(quat, turn, qpos[3:])
         qpos[:3] += to_com - turned
         qpos[3:] = quat
-
-    def angular_velocity(self, obj: SimObject) -> np.ndarray:
-        """A dynamic object's angular velocity in the world frame."""
-        return self.body_mat(obj) @ self.data.qvel[obj.qvel_adr + 3 : obj.qvel_adr + 6]
 
     def set_frozen(self, obj: SimObject, frozen: bool) -> None:
         """Make a dynamic object kinematic (it holds its pose, others still hit it) or physical again."""

@@ -414,37 +414,30 @@ class World:
 
     def set_frozen(self, obj: SimObject, frozen: bool) -> None:
         """Make a dynamic object kinematic (it holds its pose, others still hit it) or physical again."""
-        self.wake()
-        obj.spin = 0.0
         obj.frozen = frozen
-        if obj.dynamic:
-            self.model.body_gravcomp[obj.body_id] = 1.0 if (frozen or obj.ghost) else 0.0
-            self.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
+        self._apply_flags(obj)
 
     def set_carried(self, obj: SimObject, carried: bool) -> None:
         """An object inside a held container: it moves with the container, touching nothing, until let go."""
-        self.wake()
-        obj.spin = 0.0
         obj.carried = carried
-        ids = obj.geom_ids
-        if obj.present and not obj.ghost:
-            self.model.geom_contype[ids] = 0 if carried else self._contype[ids]
-            self.model.geom_conaffinity[ids] = 0 if carried else self._conaffinity[ids]
-        if obj.dynamic:
-            self.model.body_gravcomp[obj.body_id] = 1.0 if (carried or obj.ghost or obj.frozen) else 0.0
-            self.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
+        self._apply_flags(obj)
 
     def set_ghost(self, obj: SimObject, ghost: bool) -> None:
         """Scripted ghosts: the object collides with nothing and holds still while a ghost."""
+        obj.ghost = ghost
+        self._apply_flags(obj)
+
+    def _apply_flags(self, obj: SimObject) -> None:
+        """Contacts and gravity as an object's frozen / carried / ghost flags say; it stops moving and spinning."""
         self.wake()
         obj.spin = 0.0
-        obj.ghost = ghost
         ids = obj.geom_ids
         if obj.present:
-            self.model.geom_contype[ids] = 0 if ghost else self._contype[ids]
-            self.model.geom_conaffinity[ids] = 0 if ghost else self._conaffinity[ids]
+            touches_nothing = obj.ghost or obj.carried
+            self.model.geom_contype[ids] = 0 if touches_nothing else self._contype[ids]
+            self.model.geom_conaffinity[ids] = 0 if touches_nothing else self._conaffinity[ids]
         if obj.dynamic:
-            self.model.body_gravcomp[obj.body_id] = 1.0 if (ghost or obj.frozen) else 0.0
+            self.model.body_gravcomp[obj.body_id] = 1.0 if (obj.frozen or obj.ghost or obj.carried) else 0.0
             self.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
 
     def world_bounds(self, obj: SimObject) -> np.ndarray:

@@ -292,20 +292,8 @@ def build_retrieval(rng: random.Random, difficulty: str, name: str) -> Candidate
     tpos = target["shows"][0]["position"]
     if rng.random() < (d.occluder_prob if in_container or d.require_visible is not False else 1.0):
         occluded = b.occluder_between((tpos["x"], tpos["z"])) is not None
-    counts = b.clutter()
-    entry = target_entry(target)
-    goal = {
-        "category": "retrieval",
-        "description": f"Find and pick up the {entry['info'][-1]}.",
-        "last_step": d.last_step,
-        "metadata": {"target": entry},
-    }
-    params = _common_params(b, target, counts)
-    params.update(in_container=in_container, container_type=container["type"] if container else None,
-                  occluder_wall=occluded)
-    return Candidate(b.scene(name, goal), params,
-                     visible_target=target["id"], require_visible=d.require_visible,
-                     image_targets={"target": target["id"]})
+    return _one_target_candidate(b, d, name, target, "retrieval", "Find and pick up", in_container=in_container,
+                                 container_type=container["type"] if container else None, occluder_wall=occluded)
 
 
 def build_traversal(rng: random.Random, difficulty: str, name: str) -> Candidate:
@@ -324,17 +312,22 @@ def build_traversal(rng: random.Random, difficulty: str, name: str) -> Candidate
     occluded = False
     if rng.random() < (d.occluder_prob if d.require_visible is not False else 1.0):
         occluded = b.occluder_between((tpos["x"], tpos["z"])) is not None
+    return _one_target_candidate(b, d, name, target, "traversal", "Find and move next to", in_container=False,
+                                 occluder_wall=occluded)
+
+
+def _one_target_candidate(b: RoomBuilder, d, name: str, target: dict, category: str, task: str,
+                          **params) -> Candidate:
+    """Clutter the room, then the candidate scene whose goal is one target ("<task> the <target>.")."""
     counts = b.clutter()
     entry = target_entry(target)
     goal = {
-        "category": "traversal",
-        "description": f"Find and move next to the {entry['info'][-1]}.",
+        "category": category,
+        "description": f"{task} the {entry['info'][-1]}.",
         "last_step": d.last_step,
         "metadata": {"target": entry},
     }
-    params = _common_params(b, target, counts)
-    params.update(in_container=False, occluder_wall=occluded)
-    return Candidate(b.scene(name, goal), params,
+    return Candidate(b.scene(name, goal), {**_common_params(b, target, counts), **params},
                      visible_target=target["id"], require_visible=d.require_visible,
                      image_targets={"target": target["id"]})
 

@@ -255,7 +255,7 @@ class Agents:
 
     def picked_up(self, obj: SimObject) -> None:
         """The performer took an agent's object: the agent turns back two steps later (IT 134)."""
-        owner = getattr(obj, "held_by_agent", "")
+        owner = obj.held_by_agent
         state = self.states.get(owner)
         if state is not None and state.held is obj:
             state.holding = False

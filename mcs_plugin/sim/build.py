@@ -46,9 +46,9 @@ def reported_colors(obj: SceneObject, materials: list[str] | None = None) -> lis
     materials = list(obj.materials or []) if materials is None else list(materials)
     if fixed or not materials:
         if obj.type.startswith("agent_"):
-            settings = getattr(obj, "agent_settings", None)
-            skin = getattr(settings, "skin", -1) if settings is not None else -1
-            return list(catalog.agent_skin_colors(skin, bool(getattr(settings, "is_elder", False))))
+            settings = obj.agent_settings
+            skin, elder = (settings.skin, settings.is_elder) if settings is not None else (-1, False)
+            return list(catalog.agent_skin_colors(skin, elder))
         return list(default_colors)
     names: list[str] = []
     for material in materials:
@@ -124,7 +124,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         texture_color_list=color_names,
         associated_with_agent=obj.associated_with_agent or "",
         scene_object=obj,
-        seesaw=bool(getattr(obj, "seesaw", False)),
+        seesaw=bool(obj.seesaw),
         part_names=part_names,
         part_open_centres=open_centres,
     )
@@ -215,7 +215,7 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     """
     dims = scene.room_dimensions
     x, y, z = (dims.x, dims.y, dims.z) if dims and (dims.x or dims.y or dims.z) else DEFAULT_ROOM
-    passive = bool(scene.intuitive_physics or scene.isometric or getattr(scene, "isometric_front_right", False))
+    passive = bool(scene.intuitive_physics or scene.isometric or scene.isometric_front_right)
     t = WALL_THICKNESS
     floor_x, floor_z = (max(x, 40.0), z) if scene.intuitive_physics else (x, z)
     # name, origin, box centre relative to the origin, box size

@@ -158,7 +158,7 @@ class EmbeddedController:
         self._visible_cache = None
         output = self._output(Outcome(ReturnStatus.SUCCESSFUL))
         preview = self.goal.last_preview_phase_step if self.goal else 0
-        if preview and not getattr(scene.goal, "skip_preview_phase", False):
+        if preview and not scene.goal.skip_preview_phase:
             frames = [output]
             for _ in range(preview):
                 frames.append(self.step(Action.PASS.value))
@@ -399,6 +399,7 @@ class EmbeddedController:
         segmentation = []
         if world_state:
             seen = self._visible()
+            goal_ids = set(self.goal.target_ids()) if self.goal is not None else set()
             listed = []
             for index, obj in enumerate(world.objects):
                 color = tuple(int(c) for c in colors[index])
@@ -408,7 +409,7 @@ class EmbeddedController:
                 if self.tier == DEFAULT and not (obj.id in seen or obj.held) and not obj.structural:
                     continue
                 # only_return_goal_object: the goal's targets and nothing else, not even the room (IT 190, 191)
-                if config.only_return_goal_object and (obj.structural or obj.id not in self._goal_ids()):
+                if config.only_return_goal_object and (obj.structural or obj.id not in goal_ids):
                     continue
                 listed.append((obj, color))
             metas = objects_metadata(world, performer, [o for o, _ in listed], seen, [c for _, c in listed],
@@ -457,9 +458,6 @@ class EmbeddedController:
             structural_object_list=structural,
             triggered_by_sequence_incorrect=self._trigger.incorrect,
         )
-
-    def _goal_ids(self) -> set[str]:
-        return set(self.goal.target_ids()) if self.goal is not None else set()
 
     def _room_dimensions(self) -> dict:
         dims = self.scene.room_dimensions

@@ -288,7 +288,7 @@ def _attach_lid(world: World, container_id: str, lid: SimObject) -> None:
 def carry_attached_lids(world: World) -> None:
     """Keep attached lids on their containers (after the containers moved)."""
     for lid in world.objects:
-        if not lid.attached_to or lid.held or getattr(lid, "attach_offset", None) is None:
+        if not lid.attached_to or lid.held or lid.attach_offset is None:
             continue
         container = world.by_id.get(lid.attached_to)
         if container is None:

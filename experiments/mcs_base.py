@@ -20,7 +20,7 @@ from allenact.utils.experiment_utils import Builder, TrainingPipeline
 
 from mcs_plugin.models import MCSActorCritic
 from mcs_plugin.samplers import MCSSceneTaskSampler
-from mcs_plugin.sensors import DepthSensor, GoalCategorySensor, RGBSensor, TargetColorSensor
+from mcs_plugin.sensors import DepthSensor, GoalCategorySensor, RGBSensor, TargetColorSensor, TargetPointSensor
 from mcs_plugin.tasks import MCSTask, RetrievalTask
 
 torch.set_num_threads(1)  # many sampler processes share a few cores; see shared notes on AllenAct
@@ -58,13 +58,15 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
         valid_scenes: Optional[str] = None,
         test_scenes: Optional[str] = None,
         resolution: int = 64,
-        processes: int = 2,
+        processes: int = 16,
         valid_processes: int = 0,
-        test_processes: int = 1,
+        test_processes: int = 2,
         train_steps: int = 20_000,
         rollout_steps: int = 64,
         max_steps: int = 200,
         lr: float = 3e-4,
+        num_mini_batch: int = 2,
+        update_repeats: int = 4,
         save_interval: int = 10_000,
         nodes: int = 1,
         workers_per_node: int = 1,
@@ -82,6 +84,8 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
         self.rollout_steps = rollout_steps
         self.max_steps = max_steps
         self.lr = lr
+        self.num_mini_batch = num_mini_batch
+        self.update_repeats = update_repeats
         self.save_interval = save_interval
         self.nodes = nodes
         self.workers_per_node = workers_per_node
@@ -89,9 +93,9 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
 
     # -- what the agent perceives and can do ----------------------------------------------------------
     def sensors(self) -> list[Sensor]:
-        """RGB, depth, goal category and target colour, at the configured resolution."""
+        """RGB, depth, goal category, target colour and the target's bearing and distance (oracle tier)."""
         r = self.resolution
-        return [RGBSensor(r, r), DepthSensor(r, r), GoalCategorySensor(), TargetColorSensor()]
+        return [RGBSensor(r, r), DepthSensor(r, r), GoalCategorySensor(), TargetColorSensor(), TargetPointSensor()]
 
     def action_count(self) -> int:
         """Size of the task's discrete action space."""
@@ -101,11 +105,14 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
         """A small CNN + GRU actor-critic over the sensors."""
         observation_space = SensorSuite([s for s in self.sensors() if not isinstance(s, ExpertActionSensor)]).observation_spaces
         return MCSActorCritic(gym.spaces.Discrete(self.action_count()), observation_space, rgb_uuid="rgb",
-                              depth_uuid="depth", goal_uuids=("goal_category", "target_color"))
+                              depth_uuid="depth", goal_uuids=("goal_category", "target_color", "target_point"))
 
     # -- machines -----------------------------------------------------------------------------------
     def machine_params(self, mode: str = "train", **kwargs: Any) -> MachineParams:
-        """CPU training: `nodes` x `workers_per_node` workers (gloo), each with `processes` sampler processes.
+        """CPU training: `nodes` x `workers_per_node` workers (gloo), each with `processes` task samplers.
+
+        Samplers are grouped into OS processes by AllenAct's `--max_sampler_processes_per_worker` (use the core
+        count: 16 samplers in 2 processes batch the policy's inference and keep both cores busy).
 
         Machine `machine_id` (AllenAct's --machine_id) runs workers machine_id*workers_per_node onwards.
         """
@@ -133,7 +140,8 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
             "process_ind": process_ind,
             "total_processes": total_processes,
             "seed": seeds[process_ind] if seeds is not None else self.seed + process_ind,
-            "env_args": {"config": {"metadata": "oracle", "width": r, "height": r}},
+            # oracle metadata for the reward and target sensor; no masks (no sensor reads them)
+            "env_args": {"config": {"metadata": "oracle", "width": r, "height": r, "disable_object_masks": True}},
             "task_class": self.TASK_CLASS,
             "goal_categories": self.GOAL_CATEGORIES,
         }
@@ -160,8 +168,8 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
             named_losses=named_losses,
             pipeline_stages=stages,
             optimizer_builder=Builder(optim.Adam, dict(lr=self.lr)),
-            num_mini_batch=1,
-            update_repeats=4,
+            num_mini_batch=min(self.num_mini_batch, self.processes),  # AllenAct: at most one per sampler
+            update_repeats=self.update_repeats,
             max_grad_norm=0.5,
             num_steps=self.rollout_steps,
             gamma=0.99,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from allenact.base_abstractions.misc import Memory
 
 from experiments.mcs_intuitive_physics_ppo import MCSIntuitivePhysicsPPOExperimentConfig
 from experiments.mcs_retrieval_dagger import MCSRetrievalDAggerExperimentConfig
@@ -47,8 +48,11 @@ def test_sampler_task_and_model_fit(config_class, goal, scenes):
     model = config.create_model()
     assert model.action_space.n == config.action_count()
     assert set(model.observation_space.spaces) <= set(observations)
-    images = torch.as_tensor(observations["rgb"])[None, None]  # (step, sampler, H, W, C)
-    assert model.cnn({"rgb": images, "depth": torch.as_tensor(observations["depth"])[None, None]}).shape[-1] > 0
+    batch = {uuid: torch.as_tensor(observations[uuid])[None, None] for uuid in model.observation_space.spaces}
+    memory = Memory({"rnn": (torch.zeros(1, 1, model.hidden_size), 1)})
+    output, _ = model(batch, memory, torch.zeros(1, 1, dtype=torch.long), torch.zeros(1, 1, 1))  # (step, sampler, ...)
+    assert output.distributions.probs.shape == (1, 1, config.action_count())
+    assert torch.isfinite(output.values).all()
     sampler.close()
 
 

@@ -21,7 +21,7 @@ def allenact(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
 
 
 def kwargs(**values) -> str:
-    return json.dumps({"scenes": str(SCENES), "test_scenes": str(SCENES), "resolution": 32, **values})
+    return json.dumps({"scenes": str(SCENES), "test_scenes": str(SCENES), "resolution": 32, "processes": 2, **values})
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from mcs_plugin.sensors import RGBSensor
 from mcs_plugin.tasks import RetrievalTask
 from tests.sim_scenes import ball, scene
 
-END_INDEX = RetrievalTask.default_actions.index("End")
+PICKUP_INDEX = RetrievalTask.default_actions.index("PickupObject")  # its first interaction point
 GOAL = {"category": "retrieval", "metadata": {"target": {"id": "ball"}}, "last_step": 100}
 
 
@@ -51,7 +51,7 @@ def test_collect_then_replay_expert_episodes(tmp_path):
             actions.append(action)
             task.step(action)
         assert len(actions) == entry["length"]  # every recorded frame is replayed once
-        assert actions[-1] == END_INDEX  # the expert ends its successful episodes with End
+        assert actions[-1] == PICKUP_INDEX  # successful retrieval episodes end with the pickup
         assert task.metrics()["expert_agreement"] == 1.0
     assert sampler.next_task() is None
 

@@ -42,28 +42,39 @@ def test_retrieval_success_reward_and_metrics(tmp_path):
     sampler = sampler_for(tmp_path, {"a": scene(ball(z=1.14), goal=RETRIEVAL_GOAL, tilt=30)})
     task = sampler.next_task()
     assert isinstance(task, RetrievalTask)
-    assert task.action_space.n == len(task.class_action_names()) == 8
+    assert task.action_space.n == len(task.class_action_names()) == 5 + 3 + 3  # moves, 3 pickup and 3 open points
+    start_distance = task.distance_to_target(task.env.last_output)
     result = act(task, "PickupObject")
     assert result.info["last_action_success"] and task.is_done()
+    terms = result.info["reward_terms"]
+    assert terms == {"success": 10.0, "step": -0.01, "failed_action": 0.0, "progress": pytest.approx(start_distance)}
+    assert result.reward == pytest.approx(sum(terms.values()))
     metrics = task.metrics()
-    assert metrics["success"] == 1.0 and metrics["ep_length"] == 1
-    assert metrics["reward"] == pytest.approx(10.0 - 0.01 + 1.0 * (1.14 - 0.49), abs=0.05)
-    assert all(isinstance(v, (int, float)) for v in metrics.values())
+    assert metrics["success"] == 1.0 and metrics["ep_length"] == 1 and metrics["spl"] == 1.0
+    assert metrics["reward_success"] == 10.0 and metrics["reward"] == pytest.approx(result.reward)
+    assert metrics["task_info"] == {"scene": "test", "scene_path": str(tmp_path / "a.json"),
+                                    "goal_category": "retrieval", "difficulty": None, "ended": "success"}
+    assert all(isinstance(v, (int, float)) for k, v in metrics.items() if k != "task_info")
     sampler.close()
 
 
-def test_failed_actions_progress_and_end(tmp_path):
-    sampler = sampler_for(tmp_path, {"a": scene(ball(z=3.0), goal=RETRIEVAL_GOAL)})
+def test_failed_actions_progress_and_max_steps(tmp_path):
+    sampler = sampler_for(tmp_path, {"a": scene(ball(z=3.0), goal=RETRIEVAL_GOAL)}, max_steps=4)
     task = sampler.next_task()
     result = act(task, "PickupObject")  # nothing pickupable at the crosshair
-    assert not result.info["last_action_success"] and result.reward < -0.05
+    assert not result.info["last_action_success"]
+    assert result.info["reward_terms"]["failed_action"] == -0.02 and result.reward == pytest.approx(-0.03)
     forward = act(task, "MoveAhead")
     assert forward.reward == pytest.approx(-0.01 + 0.1, abs=1e-6)  # 0.1 m closer to the target
-    act(task, "End")
+    with pytest.raises(ValueError):
+        task.vocabulary.index("End")  # retrieval ends on success or at max_steps, never by quitting
+    act(task, "RotateLeft")
+    act(task, "RotateRight")
     assert task.is_done()
     metrics = task.metrics()
-    assert metrics["success"] == 0.0 and metrics["failed_actions"] == 1
-    assert metrics["distance_to_target"] == pytest.approx(2.9, abs=1e-6)
+    assert metrics["success"] == 0.0 and metrics["failed_actions"] == 1 and metrics["spl"] == 0.0
+    assert metrics["task_info"]["ended"] == "max_steps"
+    assert metrics["distance_to_target"] == pytest.approx(3.0 - 0.25 - 1.0 - 0.1, abs=1e-6)  # ball radius, reach
 
 
 def test_interaction_grid_vocabulary():

@@ -47,6 +47,7 @@ BODY_TOP = 1.3  # metres above the floor: objects entirely above this do not obs
 CLEARANCE = 0.01  # extra distance kept from obstacles beyond the performer radius
 FINE_FACTOR = 4  # in a goal's cells, searches tell poses apart on a grid this many times finer
 SAMPLE_SPACING = 0.034  # metres between the positions sampled to find where goal poses lie
+DESCENT_NEAR = 6.0  # moves from a goal within which off-plan steps are searched, not read off the distance field
 DEFAULT_ACTIONS = ("MoveAhead", "RotateLeft", "RotateRight")
 # (forward, right) steps of each move action, in units of MOVE_DISTANCE
 MOVE_STEPS = {"MoveAhead": (1, 0), "MoveBack": (-1, 0), "MoveLeft": (0, -1), "MoveRight": (0, 1)}
@@ -538,6 +539,36 @@ class NavigationGraph:
             return None
         turn = best[1]
         return "MoveAhead" if turn == 0 else ("RotateRight" if turn > 0 else "RotateLeft")
+
+    def descent_action(self, pose: Pose, goal: Goal, blocked_yaws: Iterable[float] = (),
+                       near: float = DESCENT_NEAR) -> str | None:
+        """One cheap step toward a goal without a search: the first action (MoveAhead or a turn toward it) of the
+        heading whose MoveAhead lands lowest on the goal's distance field, turns counted as moves.
+
+        None within `near` moves of the goal (where aims need an exact search) or when no free MoveAhead gets
+        closer; headings in `blocked_yaws` were OBSTRUCTED from this pose."""
+        field = self.goal_field(goal)
+        here = self.heuristic(field, pose.x, pose.z)
+        if not math.isfinite(here) or here <= near:
+            return None
+        blocked = {int(round(y)) % 360 for y in blocked_yaws}
+        best: tuple[float, int] | None = None
+        for k in range(HEADINGS):
+            turn = k if k <= HEADINGS // 2 else k - HEADINGS  # + = right
+            yaw = (pose.yaw + ROTATE_DEGREES * turn) % 360.0
+            if int(round(yaw)) % 360 in blocked:
+                continue
+            fx, fz = forward_xz(yaw)
+            x, z = pose.x + MOVE_DISTANCE * fx, pose.z + MOVE_DISTANCE * fz
+            value = self.heuristic(field, x, z)
+            if value >= here or not self.is_free(x, z):
+                continue
+            cost = abs(turn) + value
+            if best is None or cost < best[0]:
+                best = (cost, turn)
+        if best is None:
+            return None
+        return "MoveAhead" if best[1] == 0 else ("RotateRight" if best[1] > 0 else "RotateLeft")
 
     # -- heuristic ----------------------------------------------------------------------------------------------
     def distance_field(self, region: np.ndarray) -> np.ndarray:

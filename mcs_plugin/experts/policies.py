@@ -310,6 +310,14 @@ class Expert:
             self._plan = None
             self.reason = "no goal pose (nowhere to act from)"
             return None
+        if self._plan is not None and self._plan_kind == kind:
+            # Off a plan (someone else acted, as a learner does under DAgger): step down the goal's distance
+            # field instead of searching again, until the goal is near.
+            blocked_yaws = [p[2] for p, a in self._blocked
+                            if a == "MoveAhead" and abs(p[0] - pose.x) < 0.01 and abs(p[1] - pose.z) < 0.01]
+            action = graph.descent_action(pose, goal, blocked_yaws)
+            if action is not None:
+                return action, {}
         blocked = {(graph.node(Pose(*p)), a) for p, a in self._blocked}
         stuck = not graph.is_free(pose.x, pose.z)  # something came to rest against the performer
         path = graph.plan(pose, goal, blocked=blocked, max_expansions=self.max_expansions // (10 if stuck else 1))

@@ -18,7 +18,6 @@ from tqdm import tqdm
 
 from mcs_plugin.mcs import load_scene_json_file
 from mcs_plugin.tasks import ActionVocabulary, task_class_for
-from mcs_plugin.tasks.actions import END
 
 INDEX = "index.jsonl"
 
@@ -67,14 +66,14 @@ def record_episode(controller, scene_path: Path, max_steps: int = 200) -> Option
         frames.append(rgb)
         depths.append(depth)
         actions.append(index)
-        if suggestion[0] == END:
-            break
         name, params = vocabulary[index].call(width, height)
         next_output = controller.step(name, **params)
         if next_output is None:
             break
         output = next_output
         success = success or float(output.reward or 0.0) > 0.0
+        if success:  # the task ends the episode here
+            break
     if not actions:
         return None
     return Episode(str(scene_path), category, np.stack(frames), np.stack(depths), np.array(actions, np.int64), success)

@@ -154,7 +154,7 @@ class MCSSceneTaskSampler(TaskSampler):
 
 
 def scene_task_info(path: Path, scene: dict, goal: Optional[GoalMetadata], manifest_entry: Optional[dict] = None) -> dict:
-    """What a task knows about its scene: names, goal category and targets, objects, answer, optimal steps."""
+    """What a task knows about its scene: names, goal category and targets, objects, answer, generator difficulty."""
     category = goal.category if goal is not None and goal.category else "retrieval"
     return {
         "scene_name": scene.get("name", Path(path).stem),
@@ -164,5 +164,5 @@ def scene_task_info(path: Path, scene: dict, goal: Optional[GoalMetadata], manif
         "goal_metadata": dict((scene.get("goal") or {}).get("metadata") or {}),
         "objects": scene.get("objects", []),
         "answer": ((scene.get("goal") or {}).get("answer") or {}).get("choice"),
-        "optimal_steps": (manifest_entry or {}).get("optimal_steps"),
+        "difficulty": (manifest_entry or {}).get("difficulty"),
     }

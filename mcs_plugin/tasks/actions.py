@@ -21,17 +21,22 @@ CLOSE_OBJECT = "CloseObject"
 PUSH_OBJECT = "PushObject"
 PULL_OBJECT = "PullObject"
 PASS = "Pass"
-END = "End"  # the agent declares it is done (ends the episode; not an MCS action)
+END = "End"  # the agent declares it is done (ends the episode; not an MCS action; only goals that need it)
 
 # Actions that act on an object in view: they target an image point (the crosshair by default).
 OBJECT_ACTIONS = frozenset({PICKUP_OBJECT, OPEN_OBJECT, CLOSE_OBJECT, PUSH_OBJECT, PULL_OBJECT})
 RECEPTACLE_ACTIONS = frozenset({PUT_OBJECT})
 
+# Interactive goals end the way MCS ends them (success) or at max_steps: their vocabularies have no End, so a
+# policy can never quit early to dodge step penalties.
 NAVIGATION_ACTIONS = (MOVE_AHEAD, ROTATE_LEFT, ROTATE_RIGHT, LOOK_UP, LOOK_DOWN)
-RETRIEVAL_ACTIONS = NAVIGATION_ACTIONS + (PICKUP_OBJECT, OPEN_OBJECT, END)
-TRAVERSAL_ACTIONS = NAVIGATION_ACTIONS + (END,)
-TRANSFERRAL_ACTIONS = NAVIGATION_ACTIONS + (PICKUP_OBJECT, OPEN_OBJECT, PUT_OBJECT, DROP_OBJECT, END)
-CROSSHAIR = ((0.5, 0.5),)
+RETRIEVAL_ACTIONS = NAVIGATION_ACTIONS + (PICKUP_OBJECT, OPEN_OBJECT)
+TRAVERSAL_ACTIONS = NAVIGATION_ACTIONS
+TRANSFERRAL_ACTIONS = NAVIGATION_ACTIONS + (PICKUP_OBJECT, OPEN_OBJECT, PUT_OBJECT, DROP_OBJECT)
+# Default interaction points (fractions of the image): the crosshair first (the experts' aim), then the points a
+# third of the way down and up the centre column, so an object near the crosshair can be acted on without
+# pixel-exact aiming.
+INTERACTION_POINTS = ((0.5, 0.5), (0.5, 0.75), (0.5, 0.25))
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,7 @@ class ActionVocabulary:
     """An ordered discrete action space: each object action is repeated at every interaction point."""
 
     names: Sequence[str]
-    points: Sequence[tuple[float, float]] = field(default=CROSSHAIR)
+    points: Sequence[tuple[float, float]] = field(default=INTERACTION_POINTS)
 
     def __post_init__(self):
         actions = []

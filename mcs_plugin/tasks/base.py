@@ -14,6 +14,7 @@ from allenact.base_abstractions.task import Task
 
 from mcs_plugin.mcs import ReturnStatus, StepMetadata
 from mcs_plugin.tasks.actions import END, OPEN_OBJECT, ActionVocabulary
+from mcs_plugin.tasks.measures import PathDistance
 
 SUCCESS_STATUSES = {ReturnStatus.SUCCESSFUL.value, ReturnStatus.SUCCESSFUL_WITH_INVALID_PARAMETERS.value}
 END_SCENE_ONLY = [("EndScene", {})]
@@ -21,12 +22,19 @@ END_SCENE_ONLY = [("EndScene", {})]
 
 @dataclass(frozen=True)
 class RewardConfig:
-    """Shaped reward terms; the MCS reward is reported beside it (metric `mcs_reward`)."""
+    """Shaped reward terms, each reported apart in `info["reward_terms"]` and as `reward_<term>` metrics.
+
+    The MCS reward is reported beside them (metric `mcs_reward`). Interactive episodes have no End action, so
+    the only way out before `max_steps` is success: quitting can never score better than trying.
+    """
 
     success: float = 10.0  # once, when the goal is achieved
-    step_penalty: float = -0.01  # every step
-    progress: float = 1.0  # per metre the target got closer (XZ distance, oracle metadata)
-    failed_action: float = -0.05  # an action whose return status is not SUCCESSFUL
+    step: float = -0.01  # every step
+    progress: float = 1.0  # per metre the target got closer along the navigation graph (oracle metadata)
+    failed_action: float = -0.02  # an action whose return status is not SUCCESSFUL
+
+
+REWARD_TERMS = ("success", "progress", "step", "failed_action")
 
 
 class MCSTask(Task):
@@ -53,10 +61,14 @@ class MCSTask(Task):
         self._mcs_reward = 0.0
         self._failed_actions = 0
         self._opened: set[str] = set()
+        self._reward_sums = dict.fromkeys(REWARD_TERMS, 0.0)
+        self._path_distance = PathDistance()
         self._last_distance = self.distance_to_target(env.last_output)
-        self._initial_distance = self._last_distance
+        self._shortest_path = self._last_distance  # metres from the start to within reach (SPL's optimum)
+        self._travelled = 0.0
+        start = env.last_output.position
+        self._position = None if start is None else (start["x"], start["z"])
         self._expert = None  # created on the first query; False when the goal category has no expert
-        self.optimal_steps: Optional[int] = task_info.get("optimal_steps")
         self.last_action_success = True
 
     @staticmethod
@@ -91,7 +103,8 @@ class MCSTask(Task):
 
     def _step(self, action: int) -> RLStepResult:
         chosen = self.vocabulary[int(action)]
-        reward = self.reward_config.step_penalty
+        terms = dict.fromkeys(REWARD_TERMS, 0.0)
+        terms["step"] = self.reward_config.step
         if chosen.name == END:
             self._ended_by_agent = True
             self.last_action_success = True
@@ -100,20 +113,22 @@ class MCSTask(Task):
             allowed = self._allowed(name)
             if not allowed:  # the scene forbids it now (e.g. a preview phase): play the scene's action instead
                 name, params = self.env.last_output.action_list[0]
-                reward += self.reward_config.failed_action
+                terms["failed_action"] += self.reward_config.failed_action
                 self._failed_actions += 1
             output = self.env.step(name, **params)
             if output is None:
                 self._scene_over = True
                 self.last_action_success = False
             else:
-                reward += self._account(output, name)
+                self._account(output, name, terms)
                 self.last_action_success = self.last_action_success and allowed
+        for term, value in terms.items():
+            self._reward_sums[term] += value
         return RLStepResult(
             observation=self.get_observations(),
-            reward=reward,
+            reward=sum(terms.values()),
             done=self.is_done(),
-            info={"last_action_success": self.last_action_success, "action": chosen.label},
+            info={"last_action_success": self.last_action_success, "action": chosen.label, "reward_terms": terms},
         )
 
     def _allowed(self, name: str) -> bool:
@@ -121,27 +136,30 @@ class MCSTask(Task):
         action_list = self.env.last_output.action_list
         return not action_list or any(entry == name for entry, _ in action_list)
 
-    def _account(self, output: StepMetadata, action_name: str) -> float:
-        """Update episode bookkeeping from a step's output; returns the shaped part of the reward."""
+    def _account(self, output: StepMetadata, action_name: str, terms: dict[str, float]) -> None:
+        """Update episode bookkeeping from a step's output, adding this step's shaped reward to `terms`."""
         config = self.reward_config
-        reward = 0.0
+        previous = self._position
         self._mcs_reward += float(output.reward or 0.0)
         self.last_action_success = output.return_status in SUCCESS_STATUSES
         if not self.last_action_success:
             self._failed_actions += 1
-            reward += config.failed_action
+            terms["failed_action"] += config.failed_action
         if action_name == OPEN_OBJECT and self.last_action_success and output.resolved_object:
             self._opened.add(output.resolved_object)
+        if output.position is not None:
+            if previous is not None:
+                self._travelled += math.hypot(output.position["x"] - previous[0], output.position["z"] - previous[1])
+            self._position = (output.position["x"], output.position["z"])
         distance = self.distance_to_target(output)
         if distance is not None and self._last_distance is not None:
-            reward += config.progress * (self._last_distance - distance)
+            terms["progress"] += config.progress * (self._last_distance - distance)
         self._last_distance = distance
         if not self._achieved and self.goal_achieved(output):
             self._achieved = True
-            reward += config.success
+            terms["success"] += config.success
         if self._scene_ended(output):
             self._scene_over = True
-        return reward
 
     @staticmethod
     def _scene_ended(output: StepMetadata) -> bool:
@@ -153,6 +171,16 @@ class MCSTask(Task):
     def reached_terminal_state(self) -> bool:
         """End taken, the goal achieved (when it ends the episode), the scene's last step, or the lava rule."""
         return self._ended_by_agent or self._scene_over or (self.end_on_success and self._achieved)
+
+    def end_reason(self) -> str:
+        """Why the episode ended (or 'running'): success, agent_end, scene_over or max_steps."""
+        if self._achieved and self.end_on_success:
+            return "success"
+        if self._ended_by_agent:
+            return "agent_end"
+        if self._scene_over:
+            return "scene_over"
+        return "max_steps" if self.is_done() else "running"
 
     def metrics(self) -> dict[str, Any]:
         """Numbers only: success, SPL, length, rewards, distance to target, failed actions, objects opened."""
@@ -167,11 +195,17 @@ class MCSTask(Task):
             "failed_actions": self._failed_actions,
             "objects_opened": len(self._opened),
         }
+        metrics.update({f"reward_{term}": value for term, value in self._reward_sums.items()})
+        # AllenAct keeps "task_info" in each task's row of metrics__*.json and leaves it out of the means
+        metrics["task_info"] = {"scene": self.task_info.get("scene_name"), "scene_path": self.task_info.get("scene_path"),
+                                "goal_category": self.task_info.get("goal_category"),
+                                "difficulty": self.task_info.get("difficulty"), "ended": self.end_reason()}
         if self._last_distance is not None:
             metrics["distance_to_target"] = self._last_distance
-        if self.optimal_steps is not None:
-            best = max(self.optimal_steps, 1)
-            metrics["spl"] = float(self._achieved) * best / max(best, steps)
+        if self._shortest_path is not None:
+            # SPL (Anderson et al. 2018): success x shortest path / max(shortest path, path taken), in metres
+            best = self._shortest_path
+            metrics["spl"] = float(self._achieved) * (1.0 if best <= 0 else best / max(best, self._travelled))
         return metrics
 
     def query_expert(self, **kwargs) -> tuple[int, bool]:
@@ -205,11 +239,6 @@ class MCSTask(Task):
         return ids[0] if ids else None
 
     def distance_to_target(self, output: StepMetadata) -> Optional[float]:
-        """Horizontal distance (m) from the performer to the current target (None without oracle data)."""
-        target = self.target_id(output)
-        if target is None or output.position is None:
-            return None
-        for meta in output.object_list:
-            if meta.uuid == target:
-                return math.hypot(meta.position["x"] - output.position["x"], meta.position["z"] - output.position["z"])
-        return None
+        """Metres along the navigation graph from the performer to within reach of the current target (None
+        without oracle data)."""
+        return self._path_distance(output, self.target_id(output))

@@ -1,6 +1,8 @@
-"""DAgger on MCS retrieval: imitation of the expert with teacher forcing decaying from 1 to 0, then PPO.
+"""DAgger on MCS retrieval: imitation of the expert with teacher forcing decaying from 1 to 0, then pure DAgger
+(the learner drives, the expert labels), then optionally PPO.
 
-    allenact experiments/mcs_retrieval_dagger.py -o runs/dagger --config_kwargs '{"train_steps": 20000}'
+    allenact experiments/mcs_retrieval_dagger.py -o runs/dagger --max_sampler_processes_per_worker 2 \
+        --config_kwargs '{"train_steps": 200000}'
 """
 
 from __future__ import annotations
@@ -15,11 +17,16 @@ from experiments.mcs_base import MCSBaseExperimentConfig
 
 
 class MCSRetrievalDAggerExperimentConfig(MCSBaseExperimentConfig):
-    """Retrieval: `imitation_fraction` of the steps imitate the expert (DAgger), the rest is PPO."""
+    """Retrieval: the first `forcing_fraction` of the steps imitate with teacher forcing decaying 1 -> 0, imitation
+    goes on without forcing up to `imitation_fraction`, and PPO takes the rest."""
 
-    def __init__(self, imitation_fraction: float = 0.5, **kwargs):
+    def __init__(self, imitation_fraction: float = 1.0, forcing_fraction: float = 0.4, **kwargs):
         super().__init__(**kwargs)
+        if not 0.0 < forcing_fraction <= imitation_fraction <= 1.0:
+            raise ValueError("need 0 < forcing_fraction <= imitation_fraction <= 1, got "
+                             f"forcing_fraction={forcing_fraction}, imitation_fraction={imitation_fraction}")
         self.imitation_fraction = imitation_fraction
+        self.forcing_fraction = forcing_fraction
 
     @classmethod
     def tag(cls) -> str:
@@ -30,13 +37,13 @@ class MCSRetrievalDAggerExperimentConfig(MCSBaseExperimentConfig):
         return super().sensors() + [ExpertActionSensor(action_space=self.action_count())]
 
     def training_pipeline(self, **kwargs) -> TrainingPipeline:
-        """Imitation with teacher forcing 1 -> 0, then PPO."""
-        imitation_steps = max(int(self.train_steps * self.imitation_fraction), 1)
-        return self.pipeline(
-            {"imitation_loss": Imitation(), "ppo_loss": PPO(**PPOConfig)},
-            [
-                PipelineStage(loss_names=["imitation_loss"], max_stage_steps=imitation_steps,
-                              teacher_forcing=LinearDecay(startp=1.0, endp=0.0, steps=imitation_steps)),
-                PipelineStage(loss_names=["ppo_loss"], max_stage_steps=max(self.train_steps - imitation_steps, 1)),
-            ],
-        )
+        """Imitation with teacher forcing 1 -> 0, imitation without forcing, then PPO (stages of 0 steps dropped)."""
+        forcing = max(int(self.train_steps * self.forcing_fraction), 1)
+        imitation = max(int(self.train_steps * self.imitation_fraction), forcing)
+        stages = [PipelineStage(loss_names=["imitation_loss"], max_stage_steps=forcing,
+                                teacher_forcing=LinearDecay(startp=1.0, endp=0.0, steps=forcing))]
+        if imitation > forcing:
+            stages.append(PipelineStage(loss_names=["imitation_loss"], max_stage_steps=imitation - forcing))
+        if self.train_steps > imitation:
+            stages.append(PipelineStage(loss_names=["ppo_loss"], max_stage_steps=self.train_steps - imitation))
+        return self.pipeline({"imitation_loss": Imitation(), "ppo_loss": PPO(**PPOConfig)}, stages)

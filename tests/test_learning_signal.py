@@ -93,7 +93,9 @@ def test_target_point_sensor_bearing_and_distance(tmp_path):
     assert point[0] == pytest.approx(2 ** 0.5 / 10, abs=0.02)  # x-z distance / 10 m
     assert point[1] == pytest.approx(2 ** -0.5, abs=0.02) and point[2] == pytest.approx(2 ** -0.5, abs=0.02)  # 45 deg right
     assert point[3] > 0.0  # below the view axis (the ball is on the floor)
-    for _ in range(4):
-        task.step(task.vocabulary.index("RotateRight"))  # face it
+    turns = [task.step(task.vocabulary.index("RotateRight")) for _ in range(4)]  # face it
     assert task.get_observations()["target_point"][1] == pytest.approx(0.0, abs=0.09)
+    assert all(t.info["reward_terms"]["aim"] > 0 for t in turns)  # each turn brings the view toward it
+    away = task.step(task.vocabulary.index("LookUp"))
+    assert away.info["reward_terms"]["aim"] < 0
     source.close()

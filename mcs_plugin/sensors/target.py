@@ -9,6 +9,8 @@ import gym
 import numpy as np
 from allenact.base_abstractions.sensor import Sensor
 
+from mcs_plugin.tasks.measures import target_view
+
 MAX_DISTANCE = 10.0  # metres: farther targets read as this far
 
 
@@ -26,18 +28,9 @@ class TargetPointSensor(Sensor):
 
     def get_observation(self, env: Any, task: Any, *args: Any, **kwargs: Any) -> np.ndarray:
         """The task's current target (`task.target_id`) as seen from the latest StepMetadata's camera."""
-        output = env.last_output
-        target_id = task.target_id(output)
-        target = next((o for o in output.object_list if o.uuid == target_id), None)
-        if target is None or output.position is None or output.rotation is None:
+        view = target_view(env.last_output, task.target_id(env.last_output))
+        if view is None:
             return np.zeros(7, np.float32)
-        corners = target.dimensions or [target.position]
-        cx = sum(c["x"] for c in corners) / len(corners)
-        cy = sum(c["y"] for c in corners) / len(corners)
-        cz = sum(c["z"] for c in corners) / len(corners)
-        dx, dy, dz = cx - output.position["x"], cy - output.position["y"], cz - output.position["z"]
-        flat = math.hypot(dx, dz)
-        bearing = math.atan2(dx, dz) - math.radians(output.rotation)  # Unity yaw: 0 faces +z, clockwise
-        elevation = math.atan2(-dy, flat) - math.radians(output.head_tilt or 0.0)  # positive = below the view
-        return np.array([min(flat / MAX_DISTANCE, 1.0), math.sin(bearing), math.cos(bearing), math.sin(elevation),
-                         math.cos(elevation), float(target.visible), float(target.held)], dtype=np.float32)
+        return np.array([min(view.distance / MAX_DISTANCE, 1.0), math.sin(view.bearing), math.cos(view.bearing),
+                         math.sin(view.elevation), math.cos(view.elevation), float(view.target.visible),
+                         float(view.target.held)], dtype=np.float32)

@@ -14,7 +14,7 @@ from allenact.base_abstractions.task import Task
 
 from mcs_plugin.mcs import ReturnStatus, StepMetadata
 from mcs_plugin.tasks.actions import END, OPEN_OBJECT, ActionVocabulary
-from mcs_plugin.tasks.measures import PathDistance
+from mcs_plugin.tasks.measures import PathDistance, target_view
 
 SUCCESS_STATUSES = {ReturnStatus.SUCCESSFUL.value, ReturnStatus.SUCCESSFUL_WITH_INVALID_PARAMETERS.value}
 END_SCENE_ONLY = [("EndScene", {})]
@@ -31,10 +31,11 @@ class RewardConfig:
     success: float = 10.0  # once, when the goal is achieved
     step: float = -0.01  # every step
     progress: float = 1.0  # per metre the target got closer along the navigation graph (oracle metadata)
+    aim: float = 0.5  # per radian the view axis turned toward the target (turns and looks that face it)
     failed_action: float = -0.02  # an action whose return status is not SUCCESSFUL
 
 
-REWARD_TERMS = ("success", "progress", "step", "failed_action")
+REWARD_TERMS = ("success", "progress", "aim", "step", "failed_action")
 
 
 class MCSTask(Task):
@@ -64,6 +65,7 @@ class MCSTask(Task):
         self._reward_sums = dict.fromkeys(REWARD_TERMS, 0.0)
         self._path_distance = PathDistance()
         self._last_distance = self.distance_to_target(env.last_output)
+        self._last_aim = self.aim_error(env.last_output)
         self._shortest_path = self._last_distance  # metres from the start to within reach (SPL's optimum)
         self._travelled = 0.0
         start = env.last_output.position
@@ -155,6 +157,10 @@ class MCSTask(Task):
         if distance is not None and self._last_distance is not None:
             terms["progress"] += config.progress * (self._last_distance - distance)
         self._last_distance = distance
+        aim = self.aim_error(output)
+        if aim is not None and self._last_aim is not None:
+            terms["aim"] += config.aim * (self._last_aim - aim)
+        self._last_aim = aim
         if not self._achieved and self.goal_achieved(output):
             self._achieved = True
             terms["success"] += config.success
@@ -237,6 +243,11 @@ class MCSTask(Task):
         """The object the agent should currently approach (None when there is none)."""
         ids = self.task_info.get("target_ids") or []
         return ids[0] if ids else None
+
+    def aim_error(self, output: StepMetadata) -> Optional[float]:
+        """Radians between the view axis and the current target (None without oracle data or once it is held)."""
+        view = target_view(output, self.target_id(output))
+        return None if view is None or view.target.held else view.aim_error
 
     def distance_to_target(self, output: StepMetadata) -> Optional[float]:
         """Metres along the navigation graph from the performer to within reach of the current target (None

@@ -1,14 +1,47 @@
-"""Episode measures of interactive tasks: the path distance to a target that progress shaping and SPL use."""
+"""Episode measures of interactive tasks: where the target is from the camera, how far it is along the
+navigation graph, and how far the view is from it (what progress shaping, SPL and the target sensor use)."""
 
 from __future__ import annotations
 
 import math
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import numpy as np
 
 from mcs_plugin.experts.navigation import MOVE_DISTANCE, PERFORMER_REACH, NavigationGraph, NearGoal
-from mcs_plugin.mcs import StepMetadata
+from mcs_plugin.mcs import ObjectMetadata, StepMetadata
+
+
+class TargetView(NamedTuple):
+    """A target seen from the camera: x-z distance (m), bearing right of the heading and elevation below the view
+    axis (radians, head tilt included), and its metadata."""
+
+    distance: float
+    bearing: float
+    elevation: float
+    target: ObjectMetadata
+
+    @property
+    def aim_error(self) -> float:
+        """Angle (radians) between the view axis and the direction to the target's centre."""
+        cos = math.cos(self.bearing) * math.cos(self.elevation)  # spherical distance from (0, 0)
+        return math.acos(max(-1.0, min(1.0, cos)))
+
+
+def target_view(output: StepMetadata, target_id: Optional[str]) -> Optional[TargetView]:
+    """Where a target's bounding-box centre is from the camera (None without oracle positions or the target)."""
+    target = next((o for o in output.object_list if o.uuid == target_id), None) if target_id else None
+    if target is None or output.position is None or output.rotation is None:
+        return None
+    corners = target.dimensions or [target.position]
+    cx = sum(c["x"] for c in corners) / len(corners) - output.position["x"]
+    cy = sum(c["y"] for c in corners) / len(corners) - output.position["y"]  # position y is the camera's
+    cz = sum(c["z"] for c in corners) / len(corners) - output.position["z"]
+    flat = math.hypot(cx, cz)
+    bearing = math.atan2(cx, cz) - math.radians(output.rotation)  # Unity yaw: 0 faces +z, clockwise
+    bearing = math.atan2(math.sin(bearing), math.cos(bearing))
+    elevation = math.atan2(-cy, flat) - math.radians(output.head_tilt or 0.0)  # positive: below the view axis
+    return TargetView(flat, bearing, elevation, target)
 
 
 class PathDistance:

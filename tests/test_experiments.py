@@ -52,3 +52,32 @@ def test_eval_writes_numeric_test_metrics(trained):
     for metrics in tasks:
         assert {"success", "ep_length", "reward", "mcs_reward", "failed_actions"} <= set(metrics)
         assert 1 <= metrics["ep_length"] <= 20
+
+
+def test_evaluate_command_finds_the_experiment_and_films_episodes(trained, tmp_path, capsys):
+    from mcs_plugin.cli import main
+
+    checkpoint = sorted(trained.glob("checkpoints/*/*/*.pt"))[-1]
+    scenes = sorted(p for p in SCENES.glob("*.json") if '"category": "retrieval"' in p.read_text(encoding="utf-8-sig"))[:2]
+    code = main(["evaluate", str(checkpoint), *map(str, scenes), "--json", "--max-steps", "6",
+                 "--video", str(tmp_path / "videos")])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["episodes"] == 2 and 0.0 <= report["success"] <= 1.0 and 0.0 <= report["spl"] <= 1.0
+    assert [row["scene"] for row in report["per_scene"]] == [str(p) for p in scenes]
+    assert all(1 <= row["ep_length"] <= 6 and row["ended"] in ("success", "max_steps", "scene_over")
+               for row in report["per_scene"])
+    assert report["by_category"]["retrieval"]["episodes"] == 2
+    videos = sorted((tmp_path / "videos").glob("*.gif"))
+    assert len(videos) == 2 and all(row["video"] for row in report["per_scene"])
+    from PIL import Image
+
+    with Image.open(videos[0]) as gif:
+        assert gif.size == (512, 256) and gif.n_frames >= 2  # agent view beside the map, one frame per step
+
+
+def test_evaluate_command_rejects_a_missing_checkpoint(capsys):
+    from mcs_plugin.cli import main
+
+    assert main(["evaluate", "no/such/checkpoint.pt", str(SCENES)]) == 2
+    assert "no such checkpoint" in capsys.readouterr().err

@@ -47,6 +47,7 @@ BODY_TOP = 1.3  # metres above the floor: objects entirely above this do not obs
 CLEARANCE = 0.01  # extra distance kept from obstacles beyond the performer radius
 FINE_FACTOR = 4  # in a goal's cells, searches tell poses apart on a grid this many times finer
 SAMPLE_SPACING = 0.034  # metres between the positions sampled to find where goal poses lie
+PLAN_CACHE_SIZE = 256  # searches a graph remembers (oldest forgotten first)
 DESCENT_NEAR = 6.0  # moves from a goal within which off-plan steps are searched, not read off the distance field
 DEFAULT_ACTIONS = ("MoveAhead", "RotateLeft", "RotateRight")
 # (forward, right) steps of each move action, in units of MOVE_DISTANCE
@@ -157,14 +158,14 @@ class Box:
 
     @classmethod
     def from_metadata(cls, obj: ObjectMetadata) -> Box:
-        """The bounding box of an ObjectMetadata (memoised per ObjectMetadata instance)."""
-        entry = _BOX_CACHE.get(id(obj))
-        if entry is not None and entry[0] is obj and entry[1] is obj.dimensions:
-            return entry[2]
-        box = cls.from_corners(obj.dimensions)
-        if len(_BOX_CACHE) > 4096:
-            _BOX_CACHE.clear()
-        _BOX_CACHE[id(obj)] = (obj, obj.dimensions, box)
+        """The bounding box of an ObjectMetadata (memoised per corner values: objects at rest reuse theirs)."""
+        key = tuple((c["x"], c["y"], c["z"]) if isinstance(c, dict) else tuple(c) for c in obj.dimensions)
+        box = _BOX_CACHE.get(key)
+        if box is None:
+            box = cls.from_corners(obj.dimensions)
+            if len(_BOX_CACHE) > 4096:
+                _BOX_CACHE.clear()
+            _BOX_CACHE[key] = box
         return box
 
     @property
@@ -426,6 +427,7 @@ class NavigationGraph:
         self._move_vectors = {}
         self._graph = None
         self._field_cache: dict[Any, np.ndarray] = {}
+        self._plans: dict[tuple, list | None] = {}
 
     @classmethod
     def from_metadata(cls, output: StepMetadata, performer_radius: float = PERFORMER_RADIUS, grid: float = MOVE_DISTANCE,
@@ -682,10 +684,26 @@ class NavigationGraph:
     def plan(self, start: Pose, goal: Goal | Callable[[Pose], bool], blocked: Iterable[tuple] = (),
              max_expansions: int = 150_000, weight: float = 1.0) -> list[tuple[str, Pose]] | None:
         """Shortest action sequence [(action, pose after it)] from `start` to a goal pose; [] at a goal; None if
-        none is found. `blocked` holds (node, action) pairs known to fail (an OBSTRUCTED move)."""
+        none is found. `blocked` holds (node, action) pairs known to fail (an OBSTRUCTED move).
+
+        Results are remembered per (start, goal key, blocked): the same episode start searches once."""
         if not isinstance(goal, Goal):
             goal = PredicateGoal(goal)
         start = Pose(float(start.x), float(start.z), float(start.yaw) % 360.0)
+        blocked = frozenset(blocked)
+        if goal.key is None:
+            return self._search(start, goal, blocked, max_expansions, weight)
+        key = (round(start.x, 4), round(start.z, 4), round(start.yaw, 2), goal.key, blocked, max_expansions, weight)
+        if key not in self._plans:
+            if len(self._plans) >= PLAN_CACHE_SIZE:
+                self._plans.pop(next(iter(self._plans)))
+            self._plans[key] = self._search(start, goal, blocked, max_expansions, weight)
+        path = self._plans[key]
+        return None if path is None else list(path)
+
+    def _search(self, start: Pose, goal: Goal, blocked: frozenset, max_expansions: int,
+                weight: float) -> list[tuple[str, Pose]] | None:
+        """The A* search of `plan` (weighted by `weight`, at most `max_expansions` nodes)."""
         if goal(start):
             return []
         field = self.goal_field(goal)

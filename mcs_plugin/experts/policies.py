@@ -14,7 +14,7 @@ the same actions.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -245,7 +245,7 @@ class Expert:
         same = old is not None and old[0] == room and old[1].keys() == snapshot.keys() and all(
             float(np.max(np.abs(old[1][i] - corners))) <= 0.02 for i, corners in snapshot.items())
         if self._graph is None or not same:
-            self._graph = NavigationGraph.from_metadata(output, grid=self.grid, actions=self.move_actions)
+            self._graph = _shared_graph(output, room, snapshot, self.grid, self.move_actions)
             self._graph_key = (room, snapshot)
         return self._graph
 
@@ -424,6 +424,28 @@ class Expert:
     def first_goal(self, output) -> Goal | None:  # pragma: no cover - abstract
         """The navigation goal of the episode's first phase."""
         raise NotImplementedError
+
+
+_GRAPHS: OrderedDict[tuple, NavigationGraph] = OrderedDict()
+GRAPH_CACHE_SIZE = 32  # graphs kept per process: a sampler looping over its share of scenes builds each once
+
+
+def _shared_graph(output, room: tuple, snapshot: dict, grid: float, actions: tuple) -> NavigationGraph:
+    """The navigation graph of an output, shared by the experts of a process: the same scene start (room, obstacles
+    to the millimetre, anchor pose) gives the same graph, with its distance fields and searches already done."""
+    pose = pose_of(output)
+    key = (room, tuple(sorted((i, np.round(c, 3).tobytes()) for i, c in snapshot.items())),
+           round(pose.x, 4), round(pose.z, 4), round(pose.yaw, 2), round(float(output.position.get("y", 0.0)), 3),
+           tuple(sorted(map(tuple, output.lava or []))), tuple(sorted(map(tuple, output.holes or []))), grid, actions)
+    graph = _GRAPHS.get(key)
+    if graph is None:
+        graph = NavigationGraph.from_metadata(output, grid=grid, actions=actions)
+        _GRAPHS[key] = graph
+        if len(_GRAPHS) > GRAPH_CACHE_SIZE:
+            _GRAPHS.popitem(last=False)
+    else:
+        _GRAPHS.move_to_end(key)
+    return graph
 
 
 def _close(a: Pose, b: Pose | None) -> bool:

@@ -1,8 +1,9 @@
-"""Learning result: success on held-out easy retrieval scenes after a fixed training budget, for PPO, DAgger and
-offline behaviour cloning, against a uniformly random policy (and the expert, for reference).
+"""Learning curves: train each method with the real AllenAct CLI, evaluate its checkpoints on held-out scenes
+(generated with a seed and split never trained on), and write success-vs-steps and success-vs-wall-time curves
+(PNG) and a markdown table with random and expert references.
 
-Reproduce (as recorded in benchmarks/RESULTS.md; about an hour on 2 cores):
-    .venv/bin/python benchmarks/learning.py --steps 15000 --out runs/learning
+Reproduce (as recorded in benchmarks/RESULTS.md):
+    .venv/bin/python benchmarks/learning.py --methods dagger ppo --steps 200000 --eval-every 25000
 """
 
 from __future__ import annotations
@@ -17,103 +18,172 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "LP_NUM_THREADS": "1"}
-EXPERIMENTS = {"ppo": "mcs_retrieval_ppo", "dagger": "mcs_retrieval_dagger", "bc": "mcs_retrieval_bc"}
+# method -> (experiment file, goal of its scenes)
+METHODS = {
+    "dagger": ("experiments/mcs_retrieval_dagger.py", "retrieval"),
+    "ppo": ("experiments/mcs_retrieval_ppo.py", "retrieval"),
+    "traversal-ppo": ("experiments/mcs_traversal_ppo.py", "traversal"),
+    "transferral-ppo": ("experiments/mcs_transferral_ppo.py", "transferral"),
+}
+HELD_OUT_SEED = 12345
+HELD_OUT_COUNT = 40
 
 
-def _allenact(experiment: str, out: Path, kwargs: dict, *extra: str) -> None:
-    command = [sys.executable, "-m", "allenact.main", f"experiments/{experiment}.py", "-o", str(out), "-s", "1",
-               "--config_kwargs", json.dumps(kwargs), *extra]
-    log = out / f"{experiment}{'_eval' if extra else ''}.log"
-    out.mkdir(parents=True, exist_ok=True)
-    with open(log, "w") as handle:
-        subprocess.run(command, cwd=ROOT, env=ENV, stdout=handle, stderr=subprocess.STDOUT, check=False)
+def held_out(out: Path, goal: str, difficulty: str) -> Path:
+    """Held-out scenes of a goal and difficulty (test split, a seed no training set uses), generated once."""
+    from mcs_plugin.scenes import generate
+
+    root = out / "held_out" / f"{goal}_{difficulty}"
+    if not (root / "test").is_dir():
+        generate(goal, HELD_OUT_COUNT, "test", difficulty, HELD_OUT_SEED, root, progress=False)
+    return root / "test"
 
 
-def _success(metrics_file: Path) -> tuple[float, int]:
-    tasks = json.loads(metrics_file.read_text())[0]["tasks"]
-    return sum(t["success"] for t in tasks) / len(tasks), len(tasks)
+def training_scenes(goal: str, difficulties: list[str], out: Path) -> str:
+    """The training scenes of a goal: the default dataset for retrieval, else generated (seed 0, train split)."""
+    from mcs_plugin.scenes import ensure_default_dataset, generate
+
+    if goal == "retrieval":
+        root = ensure_default_dataset(quiet=True, progress=False)
+        return str(root / "train") if len(difficulties) > 1 else str(root / "train" / f"retrieval-{difficulties[0]}-*.json")
+    root = out / "train" / goal
+    for difficulty in difficulties:
+        if not list((root / "train").glob(f"{goal}-{difficulty}-*.json")):
+            generate(goal, 100, "train", difficulty, 0, root, progress=False)
+    return str(root / "train")
 
 
-def train_and_evaluate(method: str, out: Path, common: dict, test_scenes: str, steps: int, dataset: str) -> dict:
-    """Train one method for `steps` steps, evaluate its last checkpoint; success rate and times."""
-    experiment = EXPERIMENTS[method]
+def train(method: str, out: Path, steps: int, eval_every: int, scenes: str, processes: int) -> tuple[Path, float]:
+    """Run AllenAct training; returns the run folder and the start time (checkpoint mtimes give wall times)."""
+    experiment, _ = METHODS[method]
     run = out / method
-    kwargs = {**common, "train_steps": steps, "save_interval": steps}
-    if method == "bc":
-        kwargs["dataset"] = dataset
-    start = time.perf_counter()
-    _allenact(experiment, run, kwargs)
-    train_s = time.perf_counter() - start
-    checkpoints = sorted(run.glob("checkpoints/*/*/*.pt"), key=lambda p: p.stat().st_mtime)
-    if not checkpoints:
-        return {"method": method, "error": f"no checkpoint; see {run}/{experiment}.log"}
-    _allenact(experiment, run, {**common, "test_scenes": test_scenes, **({"dataset": dataset} if method == "bc" else {})},
-              "--eval", "-c", str(checkpoints[-1]))
-    metrics = sorted(run.glob("metrics/*/*/metrics__test_*.json"), key=lambda p: p.stat().st_mtime)
-    if not metrics:
-        return {"method": method, "error": f"no test metrics; see {run}/{experiment}_eval.log"}
-    success, episodes = _success(metrics[-1])
-    return {"method": method, "success": success, "episodes": episodes, "train_steps": steps, "train_s": round(train_s)}
+    run.mkdir(parents=True, exist_ok=True)
+    kwargs = {"train_steps": steps, "save_interval": eval_every, "scenes": scenes}
+    command = [sys.executable, "-m", "allenact.main", experiment, "-o", str(run), "-s", "1",
+               "--max_sampler_processes_per_worker", str(processes), "--config_kwargs", json.dumps(kwargs)]
+    start = time.time()
+    with open(run / "train.log", "w") as log:
+        subprocess.run(command, cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT, check=False)
+    return run, start
 
 
-def random_policy(test_scenes: str, max_steps: int, resolution: int, seed: int = 0) -> dict:
-    """Uniformly random actions from the retrieval task's vocabulary on every test scene."""
+def curve(run: Path, start: float, sets: dict[str, Path], max_steps: int) -> list[dict]:
+    """Success on each held-out set for every checkpoint of a run."""
+    from mcs_plugin.evaluation import evaluate, load_policy, summarise
+
+    points = []
+    for checkpoint in sorted(run.glob("checkpoints/*/*/*.pt"), key=lambda p: p.stat().st_mtime):
+        steps = int(checkpoint.stem.rsplit("steps_", 1)[-1])
+        policy = load_policy(checkpoint)
+        point = {"steps": steps, "wall_s": round(checkpoint.stat().st_mtime - start), "checkpoint": str(checkpoint)}
+        for name, scenes in sets.items():
+            summary = summarise(evaluate(policy, [str(scenes)], max_steps=max_steps, progress=False))
+            point[name] = {"success": summary["success"], "spl": summary["spl"], "episodes": summary["episodes"]}
+        points.append(point)
+        print(json.dumps(point), flush=True)
+    return points
+
+
+def random_reference(goal: str, scenes: Path, max_steps: int, seed: int = 0) -> float:
+    """Success of uniformly random actions from the goal's task vocabulary."""
     from mcs_plugin.samplers import MCSSceneTaskSampler
 
-    sampler = MCSSceneTaskSampler(test_scenes, [], max_steps=max_steps, mode="test", goal_categories=["retrieval"],
-                                  env_args={"config": {"metadata": "oracle", "width": resolution, "height": resolution}})
-    rng = random.Random(seed)
-    successes, episodes = 0, 0
+    sampler = MCSSceneTaskSampler(str(scenes), [], max_steps=max_steps, mode="test",
+                                  env_args={"config": {"metadata": "oracle", "width": 64, "height": 64,
+                                                       "disable_object_masks": True}})
+    rng, wins, episodes = random.Random(seed), 0.0, 0
     while (task := sampler.next_task()) is not None:
         while not task.is_done():
             task.step(rng.randrange(task.action_space.n))
-        successes += task.metrics()["success"]
+        wins += task.metrics()["success"]
         episodes += 1
     sampler.close()
-    return {"method": "random", "success": successes / episodes, "episodes": episodes}
+    return wins / max(episodes, 1)
+
+
+def expert_reference(scenes: Path) -> float:
+    """Success of the oracle expert."""
+    from mcs_plugin.experts.cli import evaluate as evaluate_expert
+
+    totals = evaluate_expert([str(scenes)], progress=False)["totals"]
+    return sum(t["success"] for t in totals.values()) / max(sum(t["total"] for t in totals.values()), 1)
+
+
+def plot(results: dict, path: Path) -> None:
+    """Success vs training steps and vs wall time, one line per method and held-out set."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for method, entry in results["methods"].items():
+        for name in entry["sets"]:
+            xs = [p["steps"] for p in entry["curve"]]
+            ws = [p["wall_s"] / 60 for p in entry["curve"]]
+            ys = [p[name]["success"] for p in entry["curve"]]
+            axes[0].plot(xs, ys, marker="o", label=f"{method} / {name}")
+            axes[1].plot(ws, ys, marker="o", label=f"{method} / {name}")
+    axes[0].set_xlabel("training steps")
+    axes[1].set_xlabel("wall time (min, 2-core CPU)")
+    axes[0].set_ylabel("held-out success")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        ax.set_ylim(-0.02, 1.02)
+    axes[1].legend(fontsize=8, loc="lower right")
+    fig.suptitle("mcs-plugin: success on held-out generated scenes")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def table(results: dict) -> str:
+    """The markdown table of final and best success per method and held-out set, with references."""
+    lines = ["| method | held-out set | random | expert | final success | best success (steps, wall) | steps |",
+             "|---|---|---:|---:|---:|---|---:|"]
+    for method, entry in results["methods"].items():
+        for name in entry["sets"]:
+            points = entry["curve"]
+            if not points:
+                lines.append(f"| {method} | {name} | | | no checkpoint (see {entry['run']}/train.log) | | |")
+                continue
+            best = max(points, key=lambda p: p[name]["success"])
+            ref = results["references"][name]
+            lines.append(f"| {method} | {name} | {ref['random']:.2f} | {ref['expert']:.2f} | "
+                         f"{points[-1][name]['success']:.2f} | {best[name]['success']:.2f} ({best['steps']:,}, "
+                         f"{best['wall_s'] / 60:.0f} min) | {points[-1]['steps']:,} |")
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, default=15000, help="training steps per method (the budget)")
+    parser.add_argument("--methods", nargs="+", default=["dagger", "ppo"], choices=sorted(METHODS))
+    parser.add_argument("--steps", type=int, default=200_000, help="training steps per method")
+    parser.add_argument("--eval-every", type=int, default=25_000, help="steps between evaluated checkpoints")
+    parser.add_argument("--difficulties", nargs="+", default=["easy"], help="training difficulties")
+    parser.add_argument("--held-out", nargs="+", default=["easy", "medium"], help="held-out difficulties")
+    parser.add_argument("--max-steps", type=int, default=200, help="episode step limit at evaluation")
+    parser.add_argument("--processes", type=int, default=os.cpu_count() or 2, help="sampler OS processes")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "learning")
-    parser.add_argument("--max-steps", type=int, default=100, help="episode length limit at test time")
-    parser.add_argument("--methods", nargs="+", default=["random", "expert", "bc", "dagger", "ppo"])
     args = parser.parse_args()
-    from mcs_plugin.experts.cli import evaluate as evaluate_expert
-    from mcs_plugin.imitation import collect_expert_trajectories
-    from mcs_plugin.samplers import list_scenes
-    from mcs_plugin.scenes import ensure_default_dataset, generate
-
-    train_root = ensure_default_dataset(quiet=True, progress=False)
-    test_root = args.out / "easy_test"
-    if not (test_root / "test").is_dir():
-        generate("retrieval", 40, "test", "easy", 12345, test_root, progress=False)
-    test_scenes = str(test_root / "test")
-    dataset = args.out / "expert_dataset"
-    if "bc" in args.methods and not (dataset / "index.jsonl").is_file():
-        print("collecting expert trajectories:", collect_expert_trajectories(list_scenes(train_root / "train"), dataset,
-                                                                               progress=False), flush=True)
-    common = {"scenes": str(train_root / "train"), "resolution": 64, "processes": 2, "max_steps": args.max_steps}
-    results = []
+    args.out.mkdir(parents=True, exist_ok=True)
+    results_file = args.out / "results.json"
+    results = json.loads(results_file.read_text()) if results_file.is_file() else {"methods": {}, "references": {}}
     for method in args.methods:
-        if method == "random":
-            result = random_policy(test_scenes, args.max_steps, 64)
-        elif method == "expert":
-            counts = evaluate_expert([test_scenes], progress=False)["totals"]["retrieval"]
-            result = {"method": "expert", "success": counts["success"] / counts["total"], "episodes": counts["total"]}
-        else:
-            result = train_and_evaluate(method, args.out, common, test_scenes, args.steps, str(dataset))
-        results.append(result)
-        print(json.dumps(result), flush=True)
-    (args.out / "results.json").write_text(json.dumps(results, indent=2))
-    print(f"\n| method | success on {results[0].get('episodes', '?')} held-out easy retrieval scenes | training |")
-    print("|---|---:|---|")
-    for r in results:
-        budget = f"{r['train_steps']} steps, {r['train_s']} s" if "train_steps" in r else "-"
-        print(f"| {r['method']} | {r.get('success', float('nan')):.2f} | {budget} |" if "success" in r
-              else f"| {r['method']} | error: {r['error']} | |")
+        _, goal = METHODS[method]
+        sets = {f"{goal}_{d}": held_out(args.out, goal, d) for d in args.held_out}
+        for name, scenes in sets.items():
+            if name not in results["references"]:
+                results["references"][name] = {"random": random_reference(goal, scenes, args.max_steps),
+                                               "expert": expert_reference(scenes)}
+        scenes = training_scenes(goal, args.difficulties, args.out)
+        run, start = train(method, args.out, args.steps, args.eval_every, scenes, args.processes)
+        results["methods"][method] = {"run": str(run), "sets": list(sets), "train_scenes": scenes,
+                                      "curve": curve(run, start, sets, args.max_steps)}
+        results_file.write_text(json.dumps(results, indent=2))
+    plot(results, ROOT / "benchmarks" / "learning_curves.png")
+    print(table(results))
 
 
 if __name__ == "__main__":

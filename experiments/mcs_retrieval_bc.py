@@ -18,6 +18,7 @@ from allenact.utils.experiment_utils import PipelineStage, TrainingPipeline
 from experiments.mcs_base import MCSBaseExperimentConfig
 from mcs_plugin.imitation import ReplayTaskSampler
 from mcs_plugin.samplers import MCSSceneTaskSampler
+from mcs_plugin.sensors import TargetPointSensor
 
 
 class MCSRetrievalBCExperimentConfig(MCSBaseExperimentConfig):
@@ -32,8 +33,9 @@ class MCSRetrievalBCExperimentConfig(MCSBaseExperimentConfig):
         return "mcs-retrieval-bc"
 
     def sensors(self) -> list[Sensor]:
-        """The base sensors plus the recorded expert action."""
-        return super().sensors() + [ExpertActionSensor(action_space=self.action_count())]
+        """What the recordings hold (frames and the scene's goal, not the target's position) plus the expert action."""
+        recorded = [s for s in super().sensors() if not isinstance(s, TargetPointSensor)]
+        return recorded + [ExpertActionSensor(action_space=self.action_count())]
 
     def make_sampler_fn(self, **kwargs: Any) -> TaskSampler:
         """Training replays the dataset; evaluation runs on the simulator."""

@@ -20,8 +20,10 @@ class MCSRetrievalDAggerExperimentConfig(MCSBaseExperimentConfig):
     """Retrieval: the first `forcing_fraction` of the steps imitate with teacher forcing decaying 1 -> 0, imitation
     goes on without forcing up to `imitation_fraction`, and PPO takes the rest."""
 
-    def __init__(self, imitation_fraction: float = 1.0, forcing_fraction: float = 0.4, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(self, imitation_fraction: float = 1.0, forcing_fraction: float = 0.4, update_repeats: int = 2,
+                 **kwargs):
+        # imitation needs fewer passes over a rollout than PPO: 2 halve the update's share of a 2-core budget
+        super().__init__(update_repeats=update_repeats, **kwargs)
         if not 0.0 < forcing_fraction <= imitation_fraction <= 1.0:
             raise ValueError("need 0 < forcing_fraction <= imitation_fraction <= 1, got "
                              f"forcing_fraction={forcing_fraction}, imitation_fraction={imitation_fraction}")

@@ -48,7 +48,7 @@ CLEARANCE = 0.01  # extra distance kept from obstacles beyond the performer radi
 FINE_FACTOR = 4  # in a goal's cells, searches tell poses apart on a grid this many times finer
 SAMPLE_SPACING = 0.034  # metres between the positions sampled to find where goal poses lie
 PLAN_CACHE_SIZE = 256  # searches a graph remembers (oldest forgotten first)
-DESCENT_NEAR = 6.0  # moves from a goal within which off-plan steps are searched, not read off the distance field
+DESCENT_NEAR = 2.0  # moves from a goal within which off-plan steps are searched, not read off the distance field
 DEFAULT_ACTIONS = ("MoveAhead", "RotateLeft", "RotateRight")
 # (forward, right) steps of each move action, in units of MOVE_DISTANCE
 MOVE_STEPS = {"MoveAhead": (1, 0), "MoveBack": (-1, 0), "MoveLeft": (0, -1), "MoveRight": (0, 1)}

@@ -427,7 +427,7 @@ class Expert:
 
 
 _GRAPHS: OrderedDict[tuple, NavigationGraph] = OrderedDict()
-GRAPH_CACHE_SIZE = 32  # graphs kept per process: a sampler looping over its share of scenes builds each once
+GRAPH_CACHE_SIZE = 128  # graphs kept per process: samplers looping over their shares of scenes build each once
 
 
 def _shared_graph(output, room: tuple, snapshot: dict, grid: float, actions: tuple) -> NavigationGraph:

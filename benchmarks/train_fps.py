@@ -1,7 +1,8 @@
-"""Training throughput of `allenact experiments/mcs_retrieval_ppo.py` (frames/s as AllenAct reports them).
+"""Training throughput of the retrieval experiments (frames/s as AllenAct reports them, `approx_fps`).
 
 Reproduce (as recorded in benchmarks/RESULTS.md):
-    .venv/bin/python benchmarks/train_fps.py --processes 2 --resolution 64 --steps 4096
+    .venv/bin/python benchmarks/train_fps.py --experiment ppo --steps 30000
+    .venv/bin/python benchmarks/train_fps.py --experiment dagger --steps 30000
 """
 
 from __future__ import annotations
@@ -21,18 +22,25 @@ ROOT = Path(__file__).resolve().parents[1]
 FPS = re.compile(r"approx_fps ([0-9.]+)")
 
 
-def run(processes: int, resolution: int, steps: int, rollout_steps: int) -> dict:
-    """Train for `steps` steps; returns AllenAct's FPS readings (after the first) and the wall time."""
+EXPERIMENTS = {"ppo": "experiments/mcs_retrieval_ppo.py", "dagger": "experiments/mcs_retrieval_dagger.py"}
+
+
+def run(experiment: str, processes: int, sampler_processes: int, resolution: int, steps: int,
+        rollout_steps: int) -> dict:
+    """Train for `steps` steps on the easy training scenes; returns AllenAct's FPS readings (after the first) and
+    the wall time."""
     from mcs_plugin.scenes import ensure_default_dataset
 
-    ensure_default_dataset(quiet=True, progress=False)
+    root = ensure_default_dataset(quiet=True, progress=False)
     kwargs = {"train_steps": steps, "processes": processes, "resolution": resolution,
-              "rollout_steps": rollout_steps, "save_interval": steps}
+              "rollout_steps": rollout_steps, "save_interval": steps,
+              "scenes": str(root / "train" / "retrieval-easy-*.json")}
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "LP_NUM_THREADS": "1"}
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
-        log = subprocess.run([sys.executable, "-m", "allenact.main", "experiments/mcs_retrieval_ppo.py", "-o", out,
-                              "-s", "1", "--config_kwargs", json.dumps(kwargs)], cwd=ROOT, env=env,
+        log = subprocess.run([sys.executable, "-m", "allenact.main", EXPERIMENTS[experiment], "-o", out, "-s", "1",
+                              "--max_sampler_processes_per_worker", str(sampler_processes),
+                              "--config_kwargs", json.dumps(kwargs)], cwd=ROOT, env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
         wall = time.perf_counter() - start
     readings = [float(m) for m in FPS.findall(log)][1:]
@@ -43,13 +51,18 @@ def run(processes: int, resolution: int, steps: int, rollout_steps: int) -> dict
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--experiment", choices=sorted(EXPERIMENTS), default="ppo")
+    parser.add_argument("--processes", type=int, default=16, help="task samplers")
+    parser.add_argument("--sampler-processes", type=int, default=os.cpu_count() or 2,
+                        help="OS processes the samplers run in (AllenAct's --max_sampler_processes_per_worker)")
     parser.add_argument("--resolution", type=int, default=64)
-    parser.add_argument("--steps", type=int, default=4096)
+    parser.add_argument("--steps", type=int, default=30000)
     parser.add_argument("--rollout-steps", type=int, default=64)
     args = parser.parse_args()
-    result = run(args.processes, args.resolution, args.steps, args.rollout_steps)
-    print(f"PPO training, {args.processes} sampler processes, {args.resolution}x{args.resolution}, "
+    result = run(args.experiment, args.processes, args.sampler_processes, args.resolution, args.steps,
+                 args.rollout_steps)
+    print(f"{args.experiment} training, {args.processes} samplers in {args.sampler_processes} processes, "
+          f"{args.resolution}x{args.resolution}, "
           f"{args.steps} steps: median {result['fps_median']:.1f} frames/s over {result['fps_readings']} "
           f"readings; wall {result['wall_s']:.0f} s (incl. start-up)")
 

@@ -36,7 +36,8 @@ class CompactCNN(nn.Module):
         )
         with torch.no_grad():
             flat = self.convs(torch.zeros(1, channels, height, width)).shape[1]
-        self.fc = nn.Sequential(nn.Linear(flat, out_size), nn.ReLU(inplace=True))
+        # normalised: unbounded conv features would saturate the GRU's gates and freeze the policy's output
+        self.fc = nn.Sequential(nn.Linear(flat, out_size), nn.LayerNorm(out_size), nn.ReLU(inplace=True))
 
     def forward(self, images: torch.Tensor) -> torch.Tensor:
         """(B, H, W, C) -> (B, out_size)."""

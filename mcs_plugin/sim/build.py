@@ -217,7 +217,7 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     x, y, z = (dims.x, dims.y, dims.z) if dims and (dims.x or dims.y or dims.z) else DEFAULT_ROOM
     passive = bool(scene.intuitive_physics or scene.isometric or scene.isometric_front_right)
     t = WALL_THICKNESS
-    floor_x, floor_z = (max(x, 40.0), z) if scene.intuitive_physics else (x, z)
+    floor_x, floor_z = scene.floor_size()
     # name, origin, box centre relative to the origin, box size
     pieces = [
         ("floor", (0.0, -t / 2, 0.0), (0.0, 0.0, 0.0), (floor_x + 2 * t, t, floor_z + 2 * t)),

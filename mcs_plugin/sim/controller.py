@@ -181,8 +181,9 @@ class EmbeddedController:
             return None
         if not self._runner.supports(name):
             raise ValueError(f"unknown action {name!r}; known actions: {', '.join(a.value for a in Action)}")
-        self._check_allowed(name, params)
+        # Every check before any state changes: a rejected action leaves the scene as it was, step number included.
         self._runner.validate(name, params)
+        self._check_allowed(name, params)
         if name == Action.END_HABITUATION.value and self.goal is not None:
             self._runner.hidden_params = self.goal.hidden_params_at_step(self.step_number)
         self.step_number += 1

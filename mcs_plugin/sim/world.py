@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
-from mcs_plugin.mcs.scene import Scene, SceneObject
+from mcs_plugin.mcs.scene import WALL_THICKNESS, Scene, SceneObject
 from mcs_plugin.sim.coords import matrix_to_quat
 
 # Simulated time: MCS runs 5 Unity physics steps of 0.01 s per action (20 "physics frames" per second).
@@ -50,7 +50,6 @@ MAX_BODY_ANGULAR_SPEED = 7.0  # rad/s: Unity's default Rigidbody.maxAngularVeloc
 SPIN_FRICTION = 0.86
 BODY_PREFIX = "obj:"  # MuJoCo body names: scene ids may be anything, "world" included
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
-WALL_THICKNESS = 0.5
 DEFAULT_ROOM = (10.0, 3.0, 10.0)
 STRUCTURE_COLOR = (0.8, 0.78, 0.72)
 FLOOR_COLOR = (0.85, 0.85, 0.82)
@@ -558,6 +557,10 @@ class World:
 
     def ray(self, origin_mj: np.ndarray, direction_mj: np.ndarray) -> tuple[int, float]:
         """First geom hit by a ray from origin along a unit direction: (geom id or -1, distance)."""
+        # mj_ray aborts the process on a zero-length (or non-finite) direction: refuse it here instead.
+        if not (np.all(np.isfinite(direction_mj)) and np.all(np.isfinite(origin_mj))
+                and np.dot(direction_mj, direction_mj) > 1e-12):
+            raise ValueError(f"ray direction {direction_mj!r} from {origin_mj!r} is not a finite non-zero vector")
         dist = mujoco.mj_ray(
             self.model, self.data, np.asarray(origin_mj, float), np.asarray(direction_mj, float),
             RAY_GROUPS, True, self.performer_body, self._ray_geom,

@@ -90,6 +90,18 @@ ActionString = Annotated[str, AfterValidator(_check_action_string)]
 ObjectType = Annotated[str, AfterValidator(_check_object_type)]
 
 
+def _nonfinite_path(value: Any, path: str) -> str | None:
+    """The JSON path (relative) of the first NaN or infinity inside a JSON-like value, else None."""
+    if isinstance(value, float):
+        return None if math.isfinite(value) else path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _nonfinite_path(item, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}")
+        if found is not None:
+            return found
+    return None
+
+
 class SceneModel(BaseModel):
     """Base of all scene models: camelCase aliases, snake_case names also accepted, extra keys ignored."""
 
@@ -426,6 +438,15 @@ class Goal(SceneModel):
     scene_info: Any = None
     task_list: Any = None
     type_list: Any = None
+
+    @field_validator("metadata", "answer")
+    @classmethod
+    def _finite_numbers(cls, value: Any) -> Any:
+        """Free-form goal values are passed on in every output: no NaN or infinity inside them."""
+        where = _nonfinite_path(value, "")
+        if where is not None:
+            raise ValueError(f"non-finite number at {where or 'the top'}")
+        return value
 
 
 class PerformerStart(SceneModel):

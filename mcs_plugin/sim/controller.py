@@ -56,6 +56,7 @@ from mcs_plugin.sim.build import build_world
 from mcs_plugin.sim.world import (
     GROUP_PERFORMER,
     PHYSICS_FRAMES_PER_SECOND,
+    PhysicsError,
     SimObject,
     World,
     geom_colors,
@@ -329,7 +330,11 @@ class EmbeddedController:
         if recoloured:
             self._geom_rgb = geom_colors(world)
         world.forward()
-        world.advance()
+        try:
+            world.advance()
+        except PhysicsError:
+            self.ended = True  # the world is no longer to be trusted: the scene must be started again
+            raise
         if any(obj.attached_to for obj in world.objects):
             world.forward()
             carry_attached_lids(world)

@@ -51,6 +51,15 @@ SPIN_FRICTION = 0.86
 BODY_PREFIX = "obj:"  # MuJoCo body names: scene ids may be anything, "world" included
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
 DEFAULT_ROOM = (10.0, 3.0, 10.0)
+# MuJoCo warnings after which the state is not to be trusted (contacts dropped, or the state reset after diverging).
+PHYSICS_WARNINGS = (mujoco.mjtWarning.mjWARN_CONTACTFULL, mujoco.mjtWarning.mjWARN_CNSTRFULL,
+                    mujoco.mjtWarning.mjWARN_BADQACC, mujoco.mjtWarning.mjWARN_BADQPOS,
+                    mujoco.mjtWarning.mjWARN_BADQVEL)
+
+
+class PhysicsError(ValueError):
+    """The physics cannot go on with this scene (objects overlapping in huge numbers, or a diverged state); a
+    ValueError because replaying the same scene and actions fails the same way."""
 STRUCTURE_COLOR = (0.8, 0.78, 0.72)
 FLOOR_COLOR = (0.85, 0.85, 0.82)
 
@@ -471,12 +480,16 @@ class World:
                   if not o.present or o.frozen or o.ghost]
         spinning = [(o, self._spin_deceleration(o)) for o in self._dynamic
                     if o.spin and o.present and not (o.frozen or o.ghost or o.carried)]
-        for substep in range(1, substeps + 1):
-            mujoco.mj_step(self.model, self.data)
-            self._cap_angular_speed(qvel)
-            if substep % SUBSTEPS_PER_UNITY_STEP == 0:
-                for obj, deceleration in spinning:
-                    self._turn_spinning(obj, UNITY_PHYSICS_STEP, deceleration)
+        try:
+            for substep in range(1, substeps + 1):
+                mujoco.mj_step(self.model, self.data)
+                self._cap_angular_speed(qvel)
+                if substep % SUBSTEPS_PER_UNITY_STEP == 0:
+                    for obj, deceleration in spinning:
+                        self._turn_spinning(obj, UNITY_PHYSICS_STEP, deceleration)
+        except mujoco.FatalError as error:  # e.g. mj_stackAlloc: out of memory (too many contacts)
+            raise PhysicsError(f"the physics cannot go on: {str(error).splitlines()[0]}") from None
+        self._check_warnings()
         for obj, pose in frozen:
             qpos[obj.qpos_adr : obj.qpos_adr + 7] = pose
             qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
@@ -554,6 +567,13 @@ class World:
                 moved = True
         if moved:
             mujoco.mj_kinematics(self.model, self.data)
+
+    def _check_warnings(self) -> None:
+        """Raise PhysicsError when MuJoCo warned that it dropped contacts or reset a diverged state."""
+        for warning in PHYSICS_WARNINGS:
+            if self.data.warning[int(warning)].number:
+                raise PhysicsError(f"the physics cannot go on: MuJoCo warning {warning.name} (too many contacts "
+                                   "between overlapping objects, or a diverged state)")
 
     def ray(self, origin_mj: np.ndarray, direction_mj: np.ndarray) -> tuple[int, float]:
         """First geom hit by a ray from origin along a unit direction: (geom id or -1, distance)."""

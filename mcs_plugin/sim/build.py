@@ -458,6 +458,8 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
     performer_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__performer__")
     world = World(model, data, objects, performer_geom)
     world.floor_grid = FloorGrid.for_scene(scene)
+    floor_x, floor_z = scene.floor_size()
+    world.floor_half = (floor_x / 2 + WALL_THICKNESS, floor_z / 2 + WALL_THICKNESS)
     for obj in objects:
         if obj.dynamic and obj.frozen:
             model.body_gravcomp[obj.body_id] = 1.0

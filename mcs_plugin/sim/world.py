@@ -189,6 +189,8 @@ class World:
         self._group = model.geom_group.copy()
         self._ray_geom = np.zeros(1, dtype=np.int32)
         self._dynamic = [o for o in objects if o.dynamic]
+        self._dynamic_xyz = np.array([[o.qpos_adr + k for k in range(3)] for o in self._dynamic], dtype=int)
+        self.floor_half: tuple[float, float] = (math.inf, math.inf)  # (x, y) half extents of the floor slab
         self._spin_dofs = np.array([o.qvel_adr + 3 + k for o in self._dynamic for k in range(3)], dtype=int)
         self._plank_dofs = [dof for o in objects if o.plank for dof in o.plank_dofs]
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
@@ -494,6 +496,7 @@ class World:
             qpos[obj.qpos_adr : obj.qpos_adr + 7] = pose
             qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
         self._sleep(qvel)
+        self._check_on_floor()
         mujoco.mj_kinematics(self.model, self.data)
         speed = max((max(np.abs(qvel[o.qvel_adr : o.qvel_adr + 6]).max(), abs(o.spin)) for o in self._dynamic
                      if o.present and not (o.frozen or o.ghost)), default=0.0)
@@ -567,6 +570,20 @@ class World:
                 moved = True
         if moved:
             mujoco.mj_kinematics(self.model, self.data)
+
+    def _check_on_floor(self) -> None:
+        """Raise PhysicsError when a physics object fell past the edge of the floor (thrown out of the room by
+        objects overlapping each other or a wall): it would fall forever."""
+        if not self._dynamic:
+            return
+        xyz = self.data.qpos[self._dynamic_xyz]
+        outside = ((np.abs(xyz[:, 0]) > self.floor_half[0]) | (np.abs(xyz[:, 1]) > self.floor_half[1])) & (xyz[:, 2] < 0)
+        for index in np.flatnonzero(outside):
+            obj = self._dynamic[index]
+            if obj.present:
+                raise PhysicsError(f"the physics cannot go on: object {obj.id!r} was thrown out of the room (at "
+                                   f"x={xyz[index, 0]:.3g}, z={xyz[index, 1]:.3g}; objects overlapping each other "
+                                   "or a wall push each other apart)")
 
     def _check_warnings(self) -> None:
         """Raise PhysicsError when MuJoCo warned that it dropped contacts or reset a diverged state."""

@@ -11,6 +11,7 @@ import numpy as np
 
 from mcs_plugin.environment import MCSEnvironment
 from mcs_plugin.sim.controller import EmbeddedController
+from mcs_plugin.sim.world import PhysicsError
 from tests.fuzz.cases import DATA, load_seed
 from tests.fuzz.outcome import bad_state, is_clean_error
 
@@ -74,7 +75,9 @@ def run_scene(case: dict) -> list[Result]:
                 break
             try:
                 output = controller.step(action[0], **action[1])
-            except Exception as error:  # noqa: BLE001 - a legal action on a loaded scene must run
+            except PhysicsError as error:  # the scene's objects overlap so much that the physics gives up
+                return [_classify(error, f"step {action}")]
+            except Exception as error:  # noqa: BLE001 - any other error on a legal action is a failure
                 category, detail = _classify(error, f"step {action}")
                 return [("foreign", detail) if category == "clean" else (category, detail)]
             if output is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -55,6 +56,17 @@ DEFAULT_ROOM = (10.0, 3.0, 10.0)
 PHYSICS_WARNINGS = (mujoco.mjtWarning.mjWARN_CONTACTFULL, mujoco.mjtWarning.mjWARN_CNSTRFULL,
                     mujoco.mjtWarning.mjWARN_BADQACC, mujoco.mjtWarning.mjWARN_BADQPOS,
                     mujoco.mjtWarning.mjWARN_BADQVEL)
+
+
+logger = logging.getLogger(__name__)
+
+
+def _log_mujoco_warning(message: str) -> None:
+    """MuJoCo's warning text goes to logging, not stdout; the ones that matter raise PhysicsError (World.advance)."""
+    logger.warning("MuJoCo: %s", message.strip())
+
+
+mujoco.set_mju_user_warning(_log_mujoco_warning)
 
 
 class PhysicsError(ValueError):

@@ -1,4 +1,4 @@
-"""Bounds on every number a scene, an action or a config may hold (documented in docs/scenes.md, "Limits").
+"""Bounds on every number a scene, an action or a config may hold (documented in docs/input_limits.md).
 
 Real MCS 0.7.4 scenes (the 313 Eval-7 scenes and the MCS sample and test scenes) stay well inside them:
 rooms up to 59 m, positions within 16 m, scales up to 100, masses up to 18,530 kg, forces up to 14,000 N.

@@ -77,7 +77,6 @@ GOAL_CATEGORIES: frozenset[str] = frozenset(c.value for c in GoalCategory)
 
 # Bounded numbers (limits.py); every float is also finite (SceneModel's allow_inf_nan=False).
 Int = Annotated[int, BeforeValidator(_truncate_float), Field(ge=-MAX_STEP, le=MAX_STEP)]
-Step = Int
 Coordinate = Annotated[float, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
 Cell = Annotated[int, BeforeValidator(_truncate_float), Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
 Angle = Annotated[float, Field(ge=-MAX_ANGLE, le=MAX_ANGLE)]
@@ -530,10 +529,15 @@ class Scene(SceneModel):
         x, z = self.room_dimensions.x, self.room_dimensions.z
         return (max(x, INTUITIVE_PHYSICS_FLOOR_WIDTH), z) if self.intuitive_physics else (x, z)
 
+    def floor_half_extents(self) -> tuple[float, float]:
+        """(x, z) half extents of the floor slab, which reaches under the walls."""
+        floor_x, floor_z = self.floor_size()
+        return floor_x / 2 + WALL_THICKNESS, floor_z / 2 + WALL_THICKNESS
+
     def on_floor(self, x: float, z: float) -> bool:
         """Whether an (x, z) point lies above the floor slab (walls included)."""
-        floor_x, floor_z = self.floor_size()
-        return abs(x) <= floor_x / 2 + WALL_THICKNESS and abs(z) <= floor_z / 2 + WALL_THICKNESS
+        half_x, half_z = self.floor_half_extents()
+        return abs(x) <= half_x and abs(z) <= half_z
 
     def is_passive(self) -> bool:
         """Passive (VoE) scene: intuitive physics, isometric, or a passive goal category (MCS is_passive_scene)."""
@@ -622,9 +626,8 @@ def _structure_problems(data: dict[str, Any]) -> list[str]:
 def _placement_problem(scene: Scene, path: str, position: Vector3) -> str | None:
     """Why a shown or teleported object position is unusable (off the floor, or too deep below it), else None."""
     if not scene.on_floor(position.x, position.z):
-        floor_x, floor_z = scene.floor_size()
-        return _problem(path, f"({position.x}, {position.z}) lies off the floor (|x| <= {floor_x / 2 + WALL_THICKNESS},"
-                              f" |z| <= {floor_z / 2 + WALL_THICKNESS})")
+        half_x, half_z = scene.floor_half_extents()
+        return _problem(path, f"({position.x}, {position.z}) lies off the floor (|x| <= {half_x}, |z| <= {half_z})")
     if position.y < -MAX_DEPTH_BELOW_FLOOR:
         return _problem(f"{path}.y", f"{position.y} is more than {MAX_DEPTH_BELOW_FLOOR} m below the floor")
     return None

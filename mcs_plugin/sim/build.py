@@ -9,13 +9,13 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from mcs_plugin.mcs.scene import Scene, SceneObject
+from mcs_plugin.mcs.scene import WALL_THICKNESS, Scene, SceneObject
 from mcs_plugin.sim import catalog
 from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_matrix
 from mcs_plugin.sim.materials import material_rgb, reported_color_names
 from mcs_plugin.sim.world import (
     ANGULAR_DRAG, BODY_PREFIX, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER,
-    GROUP_SEE_PAST, GROUP_STRUCTURE, PHYSICS_TIMESTEP, PROBE_RADIUS, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR, WALL_THICKNESS,
+    GROUP_SEE_PAST, GROUP_STRUCTURE, PHYSICS_TIMESTEP, PROBE_RADIUS, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR,
     FloorGrid, SimObject, World,
 )
 
@@ -458,8 +458,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
     performer_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__performer__")
     world = World(model, data, objects, performer_geom)
     world.floor_grid = FloorGrid.for_scene(scene)
-    floor_x, floor_z = scene.floor_size()
-    world.floor_half = (floor_x / 2 + WALL_THICKNESS, floor_z / 2 + WALL_THICKNESS)
+    world.floor_half = scene.floor_half_extents()
     for obj in objects:
         if obj.dynamic and obj.frozen:
             model.body_gravcomp[obj.body_id] = 1.0

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
-from mcs_plugin.mcs.scene import WALL_THICKNESS, Scene, SceneObject
+from mcs_plugin.mcs.scene import Scene, SceneObject
 from mcs_plugin.sim.coords import matrix_to_quat
 
 # Simulated time: MCS runs 5 Unity physics steps of 0.01 s per action (20 "physics frames" per second).

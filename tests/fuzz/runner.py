@@ -74,6 +74,8 @@ def run_cases(cases: list[dict], timeout: float = 120.0, progress: bool = False)
     report, worker, start = Report(), _Worker(), time.monotonic()
     try:
         for index, case in enumerate(cases):
+            if progress and index % 500 == 0:
+                print(f"{index}/{len(cases)} cases, {time.monotonic() - start:.0f} s", flush=True)
             worker.conn.send(case)
             what = case.get("what") or case.get("seed") or repr(case.get("config"))[:200]
             if worker.conn.poll(timeout):
@@ -92,8 +94,6 @@ def run_cases(cases: list[dict], timeout: float = 120.0, progress: bool = False)
                 report.add(case["kind"], category, f"[case {index}] (same episode)")
             worker.stop()
             worker = _Worker()
-            if progress and index % 200 == 0:
-                print(f"{index}/{len(cases)} cases, {time.monotonic() - start:.0f} s", flush=True)
     finally:
         worker.stop()
     report.seconds = time.monotonic() - start

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -89,8 +90,13 @@ def scene_case(rng: random.Random) -> dict[str, Any]:
             "render": rng.random() < 0.1}
 
 
+HUGE = (1e308, -1e308, 1e200, 0.0, 1e-320, math.inf)
+
+
 def _params(rng: random.Random) -> dict[str, Any]:
     params: dict[str, Any] = {}
+    if rng.random() < 0.15:  # a whole direction of huge or tiny components (overflows to zero length)
+        params.update({f"objectDirection{axis}": rng.choice(HUGE) for axis in "XYZ"})
     for _ in range(rng.randint(0, 3)):
         key = rng.choice(PARAM_KEYS)
         params[key] = rng.choice((bad_value(rng), bad_value(rng), rng.uniform(-2, 2), rng.randint(0, 47), "obj", 0.5,
@@ -119,7 +125,7 @@ def config_case(rng: random.Random) -> dict[str, Any]:
     if roll < 0.08:
         return {"kind": "config", "ini": rng.choice((b"\xff\xfe[MCS]\nsize=600\n", b"[MCS]\nsize: 1e9\n",
                                                       b"[MCS]\nmetadata = nope\n", b"not ini"))}
-    config: dict[str, Any] = {"render": False}
+    config: dict[str, Any] = {"render": rng.random() < 0.5}
     for _ in range(rng.randint(1, 4)):
         key = rng.choice(CONFIG_KEYS)
         good = GOOD_CONFIG.get(key.lower())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,8 @@ from mcs_plugin.mcs.limits import MAX_IMAGE_SIZE
 from mcs_plugin.sim.controller import EmbeddedController
 from mcs_plugin.sim.world import PhysicsError
 from tests.sim_scenes import ball, chest, scene
+
+DATA = Path(__file__).parent / "data"
 
 
 def _scene_with(path: tuple, value) -> dict:
@@ -147,3 +150,14 @@ def test_non_utf8_ini_names_the_file(tmp_path):
     path.write_bytes(b"[MCS]\nteam = caf\xe9\n")
     with pytest.raises(ValueError, match=r"bad\.ini: byte \d+: not UTF-8 text"):
         load_config(path)
+
+
+def test_a_repeated_id_swaps_one_object_for_another_as_in_eval7():
+    """Eval-7 shape constancy: a truck (shown at step 81, hidden at 117) and a taxi (shown at 117) share one id."""
+    controller = EmbeddedController({"metadata": "oracle", "render": False})
+    output = controller.start_scene(DATA / "eval7" / "eval_7_passive_physics_shape_constancy_0001_03.json")
+    shapes = {}
+    while output is not None and output.step_number < 120:
+        output = controller.step("Pass")
+        shapes[output.step_number] = [o.shape for o in output.object_list if o.uuid.startswith("ae903bd3")]
+    assert shapes[100] == ["truck"] and shapes[120] == ["taxi"]

@@ -219,7 +219,8 @@ def cmd_run_scene(args: argparse.Namespace) -> int:
 
 # -- validate -----------------------------------------------------------------------------------------------
 def _add_validate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="scene JSON files or folders of *.json files")
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="scene JSON files, or folders searched recursively for *.json files")
 
 
 def _scene_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
@@ -227,7 +228,7 @@ def _scene_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(path.glob("*.json"))
+            found = sorted(path.rglob("*.json"))
             if not found:
                 problems.append(f"{raw}: folder has no *.json files")
             files.extend(found)
@@ -239,7 +240,11 @@ def _scene_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Print one 'path: problem' line per problem of each scene file; exit 1 if there was any."""
+    """Print one 'path: problem' line per problem of each scene file; exit 1 if there was any.
+
+    The checks are start_scene's (the same schema: a scene that validates, loads) plus goal consistency (every goal
+    target id is an object of the scene).
+    """
     from mcs_plugin.mcs import validate_scene_file
 
     files, path_problems = _scene_files(args.paths)
@@ -294,7 +299,8 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 SUBCOMMANDS: list[Subcommand] = [
     Subcommand("run-scene", "run a scene with scripted or random actions and save each step",
                _add_run_scene_arguments, cmd_run_scene),
-    Subcommand("validate", "check scene JSON files against the MCS scene schema", _add_validate_arguments,
+    Subcommand("validate", "check scene JSON files (folders recursively) as start_scene does, plus goal targets",
+               _add_validate_arguments,
                cmd_validate),
     Subcommand("conformance", "replay recorded MCS Unity outputs on the embedded simulator",
                _add_conformance_arguments, cmd_conformance),

@@ -58,6 +58,25 @@ def test_validate_bad_scene(tmp_path, capsys):
     assert lines[-1] == "3 files, 2 with problems"
 
 
+def test_validate_recurses_into_folders_and_checks_goal_consistency(tmp_path, capsys):
+    scene = json.loads(GOOD_SCENE.read_text(encoding="utf-8-sig"))
+    scene["goal"]["metadata"]["target"]["id"] = "nobody"
+    scene["objects"][0]["type"] = "soccer_bal"
+    nested = tmp_path / "a" / "b"
+    nested.mkdir(parents=True)
+    (nested / "scene.json").write_text(json.dumps(scene))
+    assert main(["validate", str(tmp_path)]) == 1
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == f"{nested / 'scene.json'}: objects[0].type: unknown MCS object type 'soccer_bal'; " \
+                       "did you mean 'soccer_ball'?"
+    scene["objects"][0]["type"] = "soccer_ball"  # now it loads: only the goal target is left
+    (nested / "scene.json").write_text(json.dumps(scene))
+    assert main(["validate", str(tmp_path)]) == 1
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines == [f"{nested / 'scene.json'}: goal.metadata.target.id: goal target 'nobody' is not an object of "
+                     "the scene", "1 files, 1 with problems"]
+
+
 def test_validate_missing_path(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "nope.json")]) == 1
     assert "nope.json: no such file" in capsys.readouterr().out

@@ -243,6 +243,26 @@ PARENT = textwrap.dedent("""
 """)
 
 
+def test_a_stopped_child_dies_with_its_sigkilled_parent():
+    """A SIGSTOPped child runs none of its own safeguards: the reaper beside it kills its group."""
+    parent = subprocess.Popen([sys.executable, "-c", PARENT.format(repo=str(REPO), hang=False)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        info = json.loads(parent.stdout.readline())
+        pids = [info["pid"], *info["helpers"]]
+        os.kill(info["pid"], signal.SIGSTOP)
+        parent.kill()
+        parent.wait(timeout=10)
+        assert wait_until_gone(pids, 5.0) == [], "a stopped child outlived its SIGKILLed parent"
+        assert group_members(info["pid"]) == []
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for pid in [p for p in locals().get("pids", []) if is_alive(p)]:
+            os.kill(pid, signal.SIGKILL)  # do not leave a stopped process behind if the test failed
+
+
 @pytest.mark.parametrize("hang", [False, True], ids=["idle-child", "child-hung-in-step"])
 def test_killing_the_parent_leaves_no_child_alive(hang):
     parent = subprocess.Popen([sys.executable, "-c", PARENT.format(repo=str(REPO), hang=hang)],

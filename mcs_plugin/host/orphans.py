@@ -5,6 +5,7 @@ signals the child the moment its parent dies (even by SIGKILL); the SIGTERM hand
 group. (2) A daemon thread that polls the parent pid (covers non-Linux systems, a parent that died before the
 prctl, and a parent thread that exited). (3) EOF on the command pipe ends the serve loop, which also kills the
 group. The child is started as a session leader, so its process group holds it and everything it launched.
+A fourth layer outside the child covers a child that cannot run at all (stopped): `reaper.Reaper`.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from typing import Any
 
 from mcs_plugin.host import wire
 from mcs_plugin.host.errors import SceneLost, SimulatorCrashed, SimulatorTimeout, SimulatorUnavailable
+from mcs_plugin.host.reaper import Reaper
 
 logger = logging.getLogger(__name__)
 child_logger = logging.getLogger("mcs_plugin.host.child")
@@ -78,6 +79,7 @@ class HostProcess:
         self.env = env
         self.info: dict[str, Any] = {}
         self.proc: subprocess.Popen | None = None
+        self._reaper: Reaper | None = None
         self._owner_pid = os.getpid()
         self._req_w: int | None = None
         self._reader: io.FileIO | None = None
@@ -122,6 +124,7 @@ class HostProcess:
             raise SimulatorUnavailable(f"cannot run {self.python_executable!r}: {error}") from error
         os.close(req_r)
         os.close(rep_w)
+        self._reaper = Reaper(self.proc.pid)  # kills the group if this process dies, even with the child stopped
         os.set_blocking(req_w, False)
         self._req_w = req_w
         self._reader = io.FileIO(rep_r, "rb", closefd=True)
@@ -167,6 +170,8 @@ class HostProcess:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process in uninterruptible sleep
             logger.warning("host child %s did not die within 10 s of SIGKILL", proc.pid)
+        if self._reaper is not None:
+            self._reaper.cancel()
         self._close_fds()
         _LIVE.discard(self)
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import configparser
 import dataclasses
+import math
 import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
+
+from mcs_plugin.mcs.limits import MAX_CONFIG_INT, MAX_CONFIG_NUMBER, MAX_IMAGE_SIZE
 
 CONFIG_FILE_ENV_VAR = "MCS_CONFIG_FILE_PATH"
 CONFIG_SECTION = "MCS"
@@ -48,18 +51,38 @@ def parse_bool(value: Any) -> bool:
     raise ValueError(f"not a boolean: {value!r}")
 
 
+def _parse_number(value: Any) -> float:
+    """A finite real within MAX_CONFIG_NUMBER: a number (not a bool) or a numeric string."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"not a number: {value!r}")
+    try:
+        number = float(value)
+    except (ValueError, OverflowError):
+        raise ValueError(f"not a number: {value!r}") from None
+    if not math.isfinite(number) or abs(number) > MAX_CONFIG_NUMBER:
+        raise ValueError(f"{value!r} is not a finite number within +-{MAX_CONFIG_NUMBER:g}")
+    return number
+
+
 def _parse_int(value: Any) -> int:
-    number = float(value)
-    if not number.is_integer():
-        raise ValueError(f"not an integer: {value!r}")
+    """An integer within MAX_CONFIG_INT: an int, an integral float or a numeric string (not a bool)."""
+    number = _parse_number(value)
+    if not number.is_integer() or abs(number) > MAX_CONFIG_INT:
+        raise ValueError(f"not an integer within +-{MAX_CONFIG_INT}: {value!r}")
     return int(number)
+
+
+def _parse_str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"not a string: {value!r}")
+    return value
 
 
 def _parse_terminal_output(value: Any) -> bool | str:
     try:
         return parse_bool(value)
     except ValueError:
-        return str(value).strip()
+        return _parse_str(value).strip()
 
 
 @dataclass
@@ -99,12 +122,15 @@ class MCSConfig:
         self.reward_mode = str(self.reward_mode).strip().lower()
         if self.reward_mode not in REWARD_MODES:
             raise ValueError(f"unknown reward_mode {self.reward_mode!r}; allowed: {', '.join(REWARD_MODES)}")
-        for name in ("size", "image_width", "image_height"):
-            value = getattr(self, name)
-            if value is not None and value <= 0:
-                raise ValueError(f"config {name} must be a positive number of pixels, got {value}")
-        if self.max_held_objects < 0:
-            raise ValueError(f"config max_held_objects must be >= 0 (0 = unlimited), got {self.max_held_objects}")
+        width_key = "width" if self.image_width is not None else "size"
+        height_key = "height" if self.image_height is not None else width_key  # else the height follows the width
+        for key, value in (("size", self.size), (width_key, self.width), (height_key, self.height)):
+            if not 1 <= value <= MAX_IMAGE_SIZE:
+                raise ValueError(f"config {key}: image size {value} must be 1 to {MAX_IMAGE_SIZE} pixels "
+                                 f"(image {self.width} x {self.height})")
+        for key in ("max_held_objects", "steps_allowed_in_lava", "timeout", "controller_timeout"):
+            if getattr(self, key) < 0:
+                raise ValueError(f"config {key} must be >= 0, got {getattr(self, key)}")
 
     @property
     def tier(self) -> str:
@@ -154,16 +180,16 @@ _PARSERS: dict[str, Callable[[Any], Any]] = {
     "only_return_goal_object": parse_bool,
     "noise_enabled": parse_bool,
     "steps_allowed_in_lava": _parse_int,
-    "lava_penalty": float,
-    "step_penalty": float,
-    "goal_reward": float,
-    "reward_mode": str,
+    "lava_penalty": _parse_number,
+    "step_penalty": _parse_number,
+    "goal_reward": _parse_number,
+    "reward_mode": _parse_str,
     "history_enabled": parse_bool,
     "timeout": _parse_int,
     "controller_timeout": _parse_int,
     "terminal_output": _parse_terminal_output,
-    "evaluation_name": str,
-    "team": str,
+    "evaluation_name": _parse_str,
+    "team": _parse_str,
     "render": parse_bool,
     "seed": _parse_int,
     "max_held_objects": _parse_int,
@@ -177,6 +203,8 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, str]:
     try:
         with open(path, encoding="utf-8-sig") as handle:
             parser.read_file(handle)
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{os.fspath(path)}: byte {error.start}: not UTF-8 text ({error.reason})") from None
     except configparser.Error as error:
         raise ValueError(f"{os.fspath(path)}: not a valid INI config file: {error}") from error
     if not parser.has_section(CONFIG_SECTION):
@@ -198,4 +226,6 @@ def load_config(config: Mapping[str, Any] | str | os.PathLike[str] | MCSConfig |
         return config
     if isinstance(config, Mapping):
         return MCSConfig.from_dict(config)
+    if not isinstance(config, (str, os.PathLike)):  # an int would be opened as a file descriptor
+        raise ValueError(f"config must be a dict, an INI file path or an MCSConfig, got {type(config).__name__}")
     return MCSConfig.from_dict(read_config_file(config))

@@ -26,10 +26,27 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails
 
-from mcs_plugin.mcs.action import parse_action_string
-from mcs_plugin.mcs.goal import PASSIVE_CATEGORIES, GoalMetadata
+from mcs_plugin.mcs.action import Action, parse_action_string
+from mcs_plugin.mcs.goal import PASSIVE_CATEGORIES, GoalCategory, GoalMetadata
+from mcs_plugin.mcs.limits import (
+    MAX_ANGLE,
+    MAX_ANGULAR_VELOCITY,
+    MAX_COEFFICIENT,
+    MAX_COORDINATE,
+    MAX_FORCE,
+    MAX_MASS,
+    MAX_OBJECT_SIZE,
+    MAX_ROOM_SIZE,
+    MAX_SCALE,
+    MAX_STEP,
+)
+from mcs_plugin.mcs.params import check_params
+from mcs_plugin.sim import catalog
 
 DEFAULT_ROOM_DIMENSIONS: dict[str, float] = {"x": 10.0, "y": 3.0, "z": 10.0}
+WALL_THICKNESS = 0.5  # metres; the floor slab reaches this far under the walls
+INTUITIVE_PHYSICS_FLOOR_WIDTH = 40.0  # metres: intuitive-physics floors run past the side walls (objects enter there)
+MAX_DEPTH_BELOW_FLOOR = 1.0  # metres: the lowest an object may be shown or teleported (physics objects would fall)
 
 
 def _truncate_float(value: Any) -> Any:
@@ -37,19 +54,58 @@ def _truncate_float(value: Any) -> Any:
 
 
 def _check_action_string(value: str) -> str:
-    parse_action_string(value)
+    """A known action whose parameters pass the same checks as a step (EndHabituation's teleport included)."""
+    action, params = parse_action_string(value)
+    if action not in _ACTION_NAMES:
+        raise ValueError(f"unknown action {action!r} in {value!r}")
+    check_params(action, params)
     return value
 
 
-Int = Annotated[int, BeforeValidator(_truncate_float)]
+def _check_object_type(value: str) -> str:
+    """A type the simulator's catalog knows (the message suggests close names)."""
+    try:
+        catalog.get_object_type(value)  # cached: the world builds it next anyway
+    except catalog.UnknownObjectTypeError as error:
+        raise ValueError(error.message) from None
+    return value
+
+
+_ACTION_NAMES = frozenset(a.value for a in Action)
+GOAL_CATEGORIES: frozenset[str] = frozenset(c.value for c in GoalCategory)
+
+# Bounded numbers (limits.py); every float is also finite (SceneModel's allow_inf_nan=False).
+Int = Annotated[int, BeforeValidator(_truncate_float), Field(ge=-MAX_STEP, le=MAX_STEP)]
+Coordinate = Annotated[float, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+Cell = Annotated[int, BeforeValidator(_truncate_float), Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+Angle = Annotated[float, Field(ge=-MAX_ANGLE, le=MAX_ANGLE)]
+ScaleFactor = Annotated[float, Field(gt=0.0, le=MAX_SCALE)]
+Force = Annotated[float, Field(ge=-MAX_FORCE, le=MAX_FORCE)]
+Coefficient = Annotated[float, Field(ge=0.0, le=MAX_COEFFICIENT)]
+Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
+RoomSize = Annotated[float, Field(le=MAX_ROOM_SIZE)]
 ActionString = Annotated[str, AfterValidator(_check_action_string)]
+ObjectType = Annotated[str, AfterValidator(_check_object_type)]
+
+
+def _nonfinite_path(value: Any, path: str) -> str | None:
+    """The JSON path (relative) of the first NaN or infinity inside a JSON-like value, else None."""
+    if isinstance(value, float):
+        return None if math.isfinite(value) else path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _nonfinite_path(item, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}")
+        if found is not None:
+            return found
+    return None
 
 
 class SceneModel(BaseModel):
     """Base of all scene models: camelCase aliases, snake_case names also accepted, extra keys ignored."""
 
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="ignore", coerce_numbers_to_str=True
+        alias_generator=to_camel, populate_by_name=True, extra="ignore", coerce_numbers_to_str=True,
+        allow_inf_nan=False,
     )
 
     @model_validator(mode="before")
@@ -69,25 +125,64 @@ def _required_keys(model: type[SceneModel]) -> frozenset[str]:
 
 
 class Vector3(SceneModel):
-    """A point, rotation (degrees) or scale {x, y, z}."""
+    """A point or offset {x, y, z} in metres (|value| <= MAX_COORDINATE)."""
 
-    x: float = 0.0
-    y: float = 0.0
-    z: float = 0.0
+    x: Coordinate = 0.0
+    y: Coordinate = 0.0
+    z: Coordinate = 0.0
+
+
+class Rotation(SceneModel):
+    """Euler angles {x, y, z} in degrees (|value| <= MAX_ANGLE)."""
+
+    x: Angle = 0.0
+    y: Angle = 0.0
+    z: Angle = 0.0
+
+
+class Scale(SceneModel):
+    """Scale factors {x, y, z} (0 < value <= MAX_SCALE); a single number scales all three axes."""
+
+    x: ScaleFactor = 1.0
+    y: ScaleFactor = 1.0
+    z: ScaleFactor = 1.0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _uniform(cls, value: Any) -> Any:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return {"x": value, "y": value, "z": value}
+        return value
+
+
+class ForceVector(SceneModel):
+    """A force (N) or torque (N*m) {x, y, z} (|value| <= MAX_FORCE)."""
+
+    x: Force = 0.0
+    y: Force = 0.0
+    z: Force = 0.0
+
+
+class RoomDimensions(SceneModel):
+    """Room size {x, y, z} in metres (<= MAX_ROOM_SIZE; zero or negative means the default on that axis)."""
+
+    x: RoomSize = 0.0
+    y: RoomSize = 0.0
+    z: RoomSize = 0.0
 
 
 class Vector2(SceneModel):
     """A floor point {x, z} in metres (agent movement end points)."""
 
-    x: float = 0.0
-    z: float = 0.0
+    x: Coordinate = 0.0
+    z: Coordinate = 0.0
 
 
 class HoleOrLava(SceneModel):
     """A 1x1 m floor cell centred on integer {x, z} (holes, lava, floor texture positions)."""
 
-    x: Int = 0
-    z: Int = 0
+    x: Cell = 0
+    z: Cell = 0
 
 
 class StepBeginEnd(SceneModel):
@@ -110,17 +205,9 @@ class ShowConfig(SceneModel):
 
     step_begin: Int = 0
     position: Vector3 = Field(default_factory=Vector3)
-    rotation: Vector3 = Field(default_factory=Vector3)
-    scale: Vector3 = Field(default_factory=lambda: Vector3(x=1.0, y=1.0, z=1.0))
+    rotation: Rotation = Field(default_factory=Rotation)
+    scale: Scale = Field(default_factory=Scale)
     bounding_box: list[Vector3] | None = None
-
-    @field_validator("scale", mode="before")
-    @classmethod
-    def _uniform_scale(cls, value: Any) -> Any:
-        """A single number scales all three axes."""
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return {"x": value, "y": value, "z": value}
-        return value
 
 
 class MoveConfig(SceneModel):
@@ -139,7 +226,7 @@ class ForceConfig(SceneModel):
 
     step_begin: Int = 0
     step_end: Int = 0
-    vector: Vector3 = Field(default_factory=Vector3)
+    vector: ForceVector = Field(default_factory=ForceVector)
     impulse: bool = False
     relative: bool = False
     repeat: bool = False
@@ -151,7 +238,7 @@ class Teleport(SceneModel):
 
     step_begin: Int = 0
     position: Vector3 = Field(default_factory=Vector3)
-    rotation: Vector3 | None = None
+    rotation: Rotation | None = None
 
 
 class OpenClose(SceneModel):
@@ -173,7 +260,7 @@ class SizeChange(SceneModel):
 
     step_begin: Int = 0
     step_end: Int = 0
-    size: Vector3 = Field(default_factory=lambda: Vector3(x=1.0, y=1.0, z=1.0))
+    size: Scale = Field(default_factory=Scale)
     repeat: bool = False
     step_wait: Int = 0
 
@@ -188,8 +275,8 @@ class LidAttachment(SceneModel):
 class LipGap(SceneModel):
     """An opening in a platform lip, as fractions [low, high] of that side."""
 
-    low: float = 0.0
-    high: float = 0.0
+    low: Fraction = 0.0
+    high: Fraction = 0.0
 
 
 class LipGaps(SceneModel):
@@ -215,19 +302,19 @@ class PhysicsConfig(SceneModel):
     """Friction and drag of an object, floor or wall (unset fields keep Unity defaults)."""
 
     enable: bool = False
-    angular_drag: float | None = None
-    bounciness: float | None = None
-    drag: float | None = None
-    dynamic_friction: float | None = None
-    static_friction: float | None = None
+    angular_drag: Coefficient | None = None
+    bounciness: Fraction | None = None
+    drag: Coefficient | None = None
+    dynamic_friction: Coefficient | None = None
+    static_friction: Coefficient | None = None
 
 
 class Transform(SceneModel):
     """A local transform (nullParent pivot)."""
 
     position: Vector3 = Field(default_factory=Vector3)
-    rotation: Vector3 = Field(default_factory=Vector3)
-    scale: Vector3 = Field(default_factory=lambda: Vector3(x=1.0, y=1.0, z=1.0))
+    rotation: Rotation = Field(default_factory=Rotation)
+    scale: Scale = Field(default_factory=Scale)
 
 
 class AgentSettings(SceneModel):
@@ -285,9 +372,9 @@ class SceneObject(SceneModel):
     """One object of the scene. Affordance flags and mass are None when the scene leaves the type default."""
 
     id: str
-    type: str
+    type: ObjectType
     shows: list[ShowConfig] = Field(default_factory=list)
-    mass: float | None = None
+    mass: Annotated[float, Field(gt=0.0, le=MAX_MASS)] | None = None
     materials: list[str] = Field(default_factory=list)
     material_file: str | None = None
     salient_materials: list[str] = Field(default_factory=list)
@@ -317,8 +404,8 @@ class SceneObject(SceneModel):
     null_parent: Transform | None = None
     center_of_mass: Vector3 | None = None
     reset_center_of_mass: bool = False
-    reset_center_of_mass_at_y: float | None = None
-    max_angular_velocity: float | None = None
+    reset_center_of_mass_at_y: Coordinate | None = None
+    max_angular_velocity: Annotated[float, Field(ge=0.0, le=MAX_ANGULAR_VELOCITY)] | None = None
     physics_properties: PhysicsConfig | None = None
     lips: Lips | None = None
     seesaw: bool = False
@@ -350,12 +437,21 @@ class Goal(SceneModel):
     task_list: Any = None
     type_list: Any = None
 
+    @field_validator("metadata", "answer")
+    @classmethod
+    def _finite_numbers(cls, value: Any) -> Any:
+        """Free-form goal values are passed on in every output: no NaN or infinity inside them."""
+        where = _nonfinite_path(value, "")
+        if where is not None:
+            raise ValueError(f"non-finite number at {where or 'the top'}")
+        return value
+
 
 class PerformerStart(SceneModel):
     """Performer start: position (y is snapped to the floor below) and rotation (x = head tilt, y = yaw)."""
 
     position: Vector3 = Field(default_factory=Vector3)
-    rotation: Vector3 = Field(default_factory=Vector3)
+    rotation: Rotation = Field(default_factory=Rotation)
 
 
 class FloorTexture(SceneModel):
@@ -368,8 +464,8 @@ class FloorTexture(SceneModel):
 class PartitionFloor(SceneModel):
     """Fraction (0..1) of the left and right floor halves that is lava."""
 
-    left_half: float = 0.0
-    right_half: float = 0.0
+    left_half: Fraction = 0.0
+    right_half: Fraction = 0.0
 
 
 class RoomMaterials(SceneModel):
@@ -397,9 +493,9 @@ def _copy_goal_metadata(metadata: dict | None) -> dict:
 class Scene(SceneModel):
     """A whole MCS scene file."""
 
-    name: str
+    name: str = ""  # optional in MCS 0.7.4
     version: Int | None = None
-    room_dimensions: Vector3 = Field(default_factory=lambda: Vector3(**DEFAULT_ROOM_DIMENSIONS))
+    room_dimensions: RoomDimensions = Field(default_factory=lambda: RoomDimensions(**DEFAULT_ROOM_DIMENSIONS))
     performer_start: PerformerStart = Field(default_factory=PerformerStart)
     objects: list[SceneObject] = Field(default_factory=list)
     goal: Goal | None = None
@@ -423,9 +519,24 @@ class Scene(SceneModel):
 
     @field_validator("room_dimensions")
     @classmethod
-    def _default_room_dimensions(cls, value: Vector3) -> Vector3:
+    def _default_room_dimensions(cls, value: RoomDimensions) -> RoomDimensions:
         """Zero (or negative) dimensions mean the default 10 x 3 x 10 room, per axis."""
-        return Vector3(**{axis: v if v > 0 else DEFAULT_ROOM_DIMENSIONS[axis] for axis, v in value})
+        return RoomDimensions(**{axis: v if v > 0 else DEFAULT_ROOM_DIMENSIONS[axis] for axis, v in value})
+
+    def floor_size(self) -> tuple[float, float]:
+        """(x, z) extent of the floor, in metres, without the slab under the walls."""
+        x, z = self.room_dimensions.x, self.room_dimensions.z
+        return (max(x, INTUITIVE_PHYSICS_FLOOR_WIDTH), z) if self.intuitive_physics else (x, z)
+
+    def floor_half_extents(self) -> tuple[float, float]:
+        """(x, z) half extents of the floor slab, which reaches under the walls."""
+        floor_x, floor_z = self.floor_size()
+        return floor_x / 2 + WALL_THICKNESS, floor_z / 2 + WALL_THICKNESS
+
+    def on_floor(self, x: float, z: float) -> bool:
+        """Whether an (x, z) point lies above the floor slab (walls included)."""
+        half_x, half_z = self.floor_half_extents()
+        return abs(x) <= half_x and abs(z) <= half_z
 
     def is_passive(self) -> bool:
         """Passive (VoE) scene: intuitive physics, isometric, or a passive goal category (MCS is_passive_scene)."""
@@ -492,13 +603,12 @@ def _describe_error(error: ErrorDetails) -> str:
 
 
 def _structure_problems(data: dict[str, Any]) -> list[str]:
-    """Checks beyond types: non-empty name, unique non-empty object ids and types, a first show per object."""
+    """Checks beyond types on the raw dict: non-empty object ids and types, a first show per object.
+
+    Ids may repeat, as MCS allows (Eval-7 shape-constancy scenes swap in an object under the same id).
+    """
     problems: list[str] = []
-    name = data.get("name")
-    if isinstance(name, str) and not name.strip():
-        problems.append(_problem("name", "scene name must not be empty"))
     objects = data.get("objects")
-    seen: dict[str, int] = {}
     for index, obj in enumerate(objects if isinstance(objects, list) else []):
         if not isinstance(obj, dict):
             continue
@@ -506,16 +616,63 @@ def _structure_problems(data: dict[str, Any]) -> list[str]:
         for key in ("id", "type"):
             if isinstance(obj.get(key), str) and not obj[key].strip():
                 problems.append(_problem(f"{path}.{key}", f"object {key} must not be empty"))
-        object_id = obj.get("id")
-        if isinstance(object_id, str) and object_id:
-            if object_id in seen:
-                first = f"objects[{seen[object_id]}]"
-                problems.append(_problem(f"{path}.id", f"duplicate object id {object_id!r} (also {first})"))
-            else:
-                seen[object_id] = index
         shows = obj.get("shows")
         if shows is None or (isinstance(shows, list) and not shows):
             problems.append(_problem(f"{path}.shows", "object has no shows; shows[0] is required to place it"))
+    return problems
+
+
+def _placement_problem(scene: Scene, path: str, position: Vector3) -> str | None:
+    """Why a shown or teleported object position is unusable (off the floor, or too deep below it), else None."""
+    if not scene.on_floor(position.x, position.z):
+        half_x, half_z = scene.floor_half_extents()
+        return _problem(path, f"({position.x}, {position.z}) lies off the floor (|x| <= {half_x}, |z| <= {half_z})")
+    if position.y < -MAX_DEPTH_BELOW_FLOOR:
+        return _problem(f"{path}.y", f"{position.y} is more than {MAX_DEPTH_BELOW_FLOOR} m below the floor")
+    return None
+
+
+def _scene_problems(scene: Scene) -> list[str]:
+    """Checks that need the whole parsed scene: object extents, placements and the performer start on the floor."""
+    problems: list[str] = []
+    start = scene.performer_start.position
+    if not scene.on_floor(start.x, start.z):
+        problems.append(_problem("performerStart.position", f"({start.x}, {start.z}) lies outside the room"))
+    for index, obj in enumerate(scene.objects):
+        path = f"objects[{index}]"
+        size = catalog.get_object_type(obj.type).size
+        scales = [(f"{path}.shows[{i}].scale", show.scale) for i, show in enumerate(obj.shows)]
+        if obj.shows:
+            first = obj.shows[0].scale
+            scales += [(f"{path}.resizes[{i}].size", Scale(x=first.x * r.size.x, y=first.y * r.size.y,
+                                                              z=first.z * r.size.z)) for i, r in enumerate(obj.resizes)]
+        for where, scale in scales:
+            extent = max(size[0] * scale.x, size[1] * scale.y, size[2] * scale.z)
+            if extent > MAX_OBJECT_SIZE:
+                problems.append(_problem(where, f"makes {obj.type} {extent:.4g} m long (at most {MAX_OBJECT_SIZE})"))
+        places = [(f"{path}.shows[{i}].position", show.position) for i, show in enumerate(obj.shows)]
+        places += [(f"{path}.teleports[{i}].position", t.position) for i, t in enumerate(obj.teleports)]
+        problems += filter(None, (_placement_problem(scene, where, position) for where, position in places))
+    category = scene.goal.category if scene.goal is not None else ""
+    if category and category not in GOAL_CATEGORIES:
+        allowed = ", ".join(sorted(GOAL_CATEGORIES))
+        problems.append(_problem("goal.category", f"unknown goal category {category!r}; allowed: {allowed}"))
+    return problems
+
+
+def goal_problems(scene: Scene) -> list[str]:
+    """Goal consistency `mcs-plugin validate` reports beyond what start_scene checks: every goal target id names
+    an object of the scene (MCS 0.7.4 itself does not check this, and some of its recorded test scenes fail it)."""
+    ids = {obj.id for obj in scene.objects}
+    problems = []
+    metadata = scene.goal.metadata if scene.goal is not None else {}
+    for key in ("target", "targets", "target_1", "target_2"):
+        value = metadata.get(key)
+        for index, entry in enumerate(value if isinstance(value, list) else [value]):
+            where = f"goal.metadata.{key}" + (f"[{index}]" if isinstance(value, list) else "")
+            target_id = entry.get("id") if isinstance(entry, dict) else None
+            if target_id is not None and target_id not in ids:
+                problems.append(_problem(f"{where}.id", f"goal target {target_id!r} is not an object of the scene"))
     return problems
 
 
@@ -527,15 +684,24 @@ def _validate(data: Any) -> tuple[Scene | None, list[str]]:
         scene, problems = Scene.model_validate(data), []
     except ValidationError as error:
         scene, problems = None, [_describe_error(details) for details in error.errors()]
-    return scene, problems + _structure_problems(data)
+    problems += _structure_problems(data)
+    if scene is not None and not problems:
+        problems += _scene_problems(scene)
+    return scene, problems
 
 
 def load_scene_json_file(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a scene file as a dict (utf-8-sig: a BOM is fine); invalid JSON raises SceneError with line and column."""
-    with open(path, encoding="utf-8-sig") as handle:
-        text = handle.read()
+    """Read a scene file as a dict (utf-8-sig: a BOM is fine); invalid JSON or text raises SceneError naming it."""
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise SceneError(os.fspath(path), [f"byte {error.start}: not UTF-8 text ({error.reason})"]) from None
     try:
         return json.loads(text)
+    except RecursionError:
+        raise SceneError(os.fspath(path), ["JSON nested too deeply"]) from None
     except json.JSONDecodeError as error:
         problem = f"line {error.lineno} column {error.colno}: invalid JSON: {error.msg}"
         raise SceneError(os.fspath(path), [problem]) from error
@@ -561,6 +727,9 @@ def validate_scene_file(path: str | os.PathLike[str]) -> list[str]:
         data = load_scene_json_file(path)
     except SceneError as error:
         return error.lines()
-    except (OSError, UnicodeDecodeError) as error:
-        return [f"{source}: cannot read file: {error}"]
-    return [f"{source}: {problem}" for problem in _validate(data)[1]]
+    except OSError as error:
+        return [f"{source}: cannot read file: {error.strerror or error}"]
+    scene, problems = _validate(data)
+    if scene is not None and not problems:
+        problems = goal_problems(scene)
+    return [f"{source}: {problem}" for problem in problems]

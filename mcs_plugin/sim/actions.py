@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mcs_plugin.mcs import Action, ReturnStatus
+from mcs_plugin.mcs.params import bool_param, check_params, choice_param, direction_keys, number_param
 from mcs_plugin.sim.camera import pixel_ray
 from mcs_plugin.sim.coords import unity_euler_to_mj_matrix, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.observation import MAX_VISIBLE_DISTANCE
@@ -48,34 +49,6 @@ class Outcome:
     resolved_object: str | None = None
     resolved_receptacle: str | None = None
     black_frame: bool = False
-
-
-def _float(params: dict, key: str, default: float, low: float, high: float) -> float:
-    """A numeric parameter in [low, high], or ValueError saying what was wrong."""
-    value = params.get(key, default)
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"parameter {key}={value!r} must be a number in [{low}, {high}]") from None
-    if not low <= number <= high or math.isnan(number):
-        raise ValueError(f"parameter {key}={value!r} is out of range [{low}, {high}]")
-    return number
-
-
-def _choice(params: dict, key: str, default: int) -> int:
-    value = _float(params, key, default, -1, 1)
-    if value not in (-1.0, 0.0, 1.0):
-        raise ValueError(f"parameter {key}={params[key]!r} must be -1, 0 or 1")
-    return int(value)
-
-
-def _bool(params: dict, key: str, default: bool) -> bool:
-    value = params.get(key, default)
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in ("true", "false"):
-        return value.lower() == "true"
-    raise ValueError(f"parameter {key}={value!r} must be true or false")
 
 
 def _lenient_angles(params: dict, keys: tuple[tuple[str, float], ...]) -> tuple[list[float], ReturnStatus]:
@@ -137,25 +110,8 @@ class ActionRunner:
         return action in self._handlers
 
     def validate(self, action: str, params: dict) -> None:
-        """Raise ValueError for a parameter MCS rejects before running (ranges, types, coordinates)."""
-        if "amount" in params:
-            _float(params, "amount", 1.0, 0.0, 1.0)
-        if "force" in params:
-            low = -1.0 if action == Action.TORQUE_OBJECT else 0.0
-            _float(params, "force", 0.5, low, 1.0)
-        if "lateral" in params:
-            _choice(params, "lateral", 0)
-        if "straight" in params:
-            _choice(params, "straight", 1)
-        if "clockwise" in params:
-            _bool(params, "clockwise", True)
-        for prefix in ("object", "receptacleObject"):
-            for axis, limit in (("X", self.width), ("Y", self.height)):
-                key = f"{prefix}ImageCoords{axis}"
-                if key in params:
-                    value = _float(params, key, 0, -math.inf, math.inf)
-                    if not 0 <= int(value) < limit:
-                        raise ValueError(f"parameter {key}={params[key]!r} is outside the image (0..{limit - 1})")
+        """Raise ValueError for a parameter MCS rejects before running (ranges, types, coordinates, targets)."""
+        check_params(action, params, (self.width, self.height))
 
     def run(self, action: str, params: dict) -> Outcome:
         """Carry out an action (already validated) and report its outcome."""
@@ -175,15 +131,12 @@ class ActionRunner:
             px = int(float(params.get(x_key, 0))) + 0.5
             py = int(float(params.get(y_key, 0))) + 0.5
             return pixel_ray(px, py, self.width, self.height, CAMERA_FIELD_OF_VIEW, forward, up)
-        dir_keys = [f"{prefix}Direction{a}" for a in "XYZ"]
+        dir_keys = direction_keys(prefix)
         if any(k in params for k in dir_keys):
             dx, dy, dz = (float(params.get(k, 0.0)) for k in dir_keys)
             right = np.cross(forward, up)
             direction = right * dx + up * dy + forward * dz
-            norm = np.linalg.norm(direction)
-            if norm < 1e-9:
-                raise ValueError(f"{prefix}Direction must not be the zero vector")
-            return direction / norm
+            return direction / np.linalg.norm(direction)  # not zero: check_params ran
         return None
 
     def resolve(self, params: dict, prefix: str = "object") -> tuple[SimObject | None, ReturnStatus | None, np.ndarray | None]:
@@ -205,7 +158,7 @@ class ActionRunner:
             visible = (FLOOR_ID if obj.is_floor else obj.id) in self.visible()
         else:
             direction = self._ray_from_params(params, prefix)
-            if direction is None:
+            if direction is None:  # check_params rejected the action before it ran
                 raise ValueError(f"{self._action} needs {prefix}Id or {prefix}ImageCoordsX/Y")
             geom, dist = self.world.ray(cam, direction)
             if geom < 0 or dist > MAX_VISIBLE_DISTANCE:
@@ -466,7 +419,7 @@ class ActionRunner:
         obj, failure = self._held_object(params)
         if failure is not None:
             return Outcome(failure)
-        force = _float(params, "force", 0.5, 0.0, 1.0)
+        force = number_param(params, "force", 0.5, 0.0, 1.0)
         direction = self._ray_from_params(params, "object")
         if direction is None:
             direction = self.performer.camera_axes()[0]
@@ -490,7 +443,7 @@ class ActionRunner:
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
-        force = _float(params, "force", 0.5, 0.0, 1.0)
+        force = number_param(params, "force", 0.5, 0.0, 1.0)
         # AI2-THOR's ApplyForceObject pushes along the agent's facing (pulls against it), wherever the object is in
         # view (IT 139: a turtle pushed off-centre goes straight on).
         away = yaw_forward_mj(self.performer.yaw)
@@ -502,7 +455,7 @@ class ActionRunner:
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
-        force = _float(params, "force", 0.5, -1.0, 1.0)
+        force = number_param(params, "force", 0.5, -1.0, 1.0)
         # Positive force turns the object clockwise seen from above (negative about MuJoCo +z).
         self.world.add_spin(obj, -force * TORQUE_IMPULSE)
         return outcome
@@ -577,7 +530,7 @@ class ActionRunner:
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
-        clockwise = _bool(params, "clockwise", True)
+        clockwise = bool_param(params, "clockwise", True)
         degrees = ROTATE_OBJECT_DEGREES if clockwise else -ROTATE_OBJECT_DEGREES
         if not self._kinematic_shift(obj, np.zeros(3), degrees):
             outcome.status = S.OBSTRUCTED
@@ -587,8 +540,8 @@ class ActionRunner:
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
-        lateral = _choice(params, "lateral", 0)
-        straight = _choice(params, "straight", 0 if "lateral" in params and "straight" not in params else 1)
+        lateral = choice_param(params, "lateral", 0)
+        straight = choice_param(params, "straight", 0 if "lateral" in params and "straight" not in params else 1)
         yaw = self.performer.yaw
         direction = straight * yaw_forward_mj(yaw) + lateral * yaw_right_mj(yaw)
         norm = float(np.linalg.norm(direction))

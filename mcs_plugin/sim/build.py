@@ -4,18 +4,19 @@ MJCF model and the World that owns it."""
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from dataclasses import dataclass
 
 import mujoco
 import numpy as np
 
-from mcs_plugin.mcs.scene import Scene, SceneObject
+from mcs_plugin.mcs.scene import WALL_THICKNESS, Scene, SceneObject
 from mcs_plugin.sim import catalog
 from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_matrix
 from mcs_plugin.sim.materials import material_rgb, reported_color_names
 from mcs_plugin.sim.world import (
     ANGULAR_DRAG, BODY_PREFIX, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER,
-    GROUP_SEE_PAST, GROUP_STRUCTURE, PHYSICS_TIMESTEP, PROBE_RADIUS, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR, WALL_THICKNESS,
+    GROUP_SEE_PAST, GROUP_STRUCTURE, PHYSICS_TIMESTEP, PROBE_RADIUS, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR,
     FloorGrid, SimObject, World,
 )
 
@@ -29,6 +30,7 @@ class _Spec:
     mat: np.ndarray
     parts: list[tuple[str, np.ndarray, np.ndarray, np.ndarray, str]]  # kind, centre, size, local rot, role
     group: int
+    name: str = ""  # MuJoCo body name: the object id, made unique where scene ids repeat (set by _name_bodies)
 
 
 def _scene_flag(value, default: bool) -> bool:
@@ -217,7 +219,7 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     x, y, z = (dims.x, dims.y, dims.z) if dims and (dims.x or dims.y or dims.z) else DEFAULT_ROOM
     passive = bool(scene.intuitive_physics or scene.isometric or scene.isometric_front_right)
     t = WALL_THICKNESS
-    floor_x, floor_z = (max(x, 40.0), z) if scene.intuitive_physics else (x, z)
+    floor_x, floor_z = scene.floor_size()
     # name, origin, box centre relative to the origin, box size
     pieces = [
         ("floor", (0.0, -t / 2, 0.0), (0.0, 0.0, 0.0), (floor_x + 2 * t, t, floor_z + 2 * t)),
@@ -273,27 +275,30 @@ def _floor_with_holes(scene: Scene, size: tuple[float, float, float], origin: tu
 
 def _object_specs(scene: Scene) -> list[_Spec]:
     """Scene objects placed at their first show, children placed relative to their locationParent."""
-    made = {o.id: _make_scene_object(o) for o in scene.objects}
-    placed: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    made = [_make_scene_object(o) for o in scene.objects]  # by index: ids may repeat, as in MCS
+    first_index: dict[str, int] = {}
+    for index, obj in enumerate(scene.objects):
+        first_index.setdefault(obj.id, index)
+    placed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
-    def place(object_id: str, depth: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        if object_id in placed:
-            return placed[object_id]
-        sim, _, pos, rot = made[object_id]
+    def place(index: int, depth: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        if index in placed:
+            return placed[index]
+        sim, _, pos, rot = made[index]
         mat = unity_euler_to_mj_matrix(*rot)
         world_pos = mcs_to_mj(*pos)
         parent_id = sim.scene_object.location_parent
-        if parent_id and parent_id in made and depth < 8:
-            parent_pos, parent_mat = place(parent_id, depth + 1)
+        if parent_id and parent_id in first_index and depth < 8:
+            parent_pos, parent_mat = place(first_index[parent_id], depth + 1)
             world_pos = parent_pos + parent_mat @ world_pos
             mat = parent_mat @ mat
-        placed[object_id] = (world_pos, mat)
-        return placed[object_id]
+        placed[index] = (world_pos, mat)
+        return placed[index]
 
     specs = []
-    for obj in scene.objects:
-        sim, parts, _, _ = made[obj.id]
-        pos, mat = place(obj.id)
+    for index, obj in enumerate(scene.objects):
+        sim, parts, _, _ = made[index]
+        pos, mat = place(index)
         group = GROUP_STRUCTURE if sim.structural else GROUP_SEE_PAST if _seen_past(sim) else GROUP_OBJECT
         children = _child_components(sim, parts)
         own = [i for i, name in enumerate(sim.part_names) if not name] if children else list(range(len(parts)))
@@ -353,7 +358,7 @@ def _geom_xml(spec: _Spec, index: int, part: tuple, mass: float, meshes: list[st
     pos_mj = centre[[0, 2, 1]]
     size_mj = size[[0, 2, 1]]
     quat = matrix_to_quat(rot)
-    name = f"{spec.obj.id}#{index}"
+    name = f"{spec.name}#{index}"
     group = {"shell": GROUP_AGENT_SHELL, "trigger": GROUP_ABSENT}.get(role, spec.group)
     common = f'name="{_xml_escape(name)}" pos="{_fmt(pos_mj)}" quat="{_fmt(quat)}" group="{group}" mass="{mass:.6g}"'
     if role in ("shell", "trigger"):
@@ -387,9 +392,18 @@ def _part_volume(size: np.ndarray) -> float:
     return float(max(size[0] * size[1] * size[2], 1e-9))
 
 
+def _name_bodies(specs: list[_Spec]) -> list[_Spec]:
+    """Give each spec its MuJoCo body name: its object id, with "~2", "~3"... on later objects of a repeated id."""
+    seen: Counter[str] = Counter()
+    for spec in specs:
+        seen[spec.obj.id] += 1
+        spec.name = spec.obj.id if seen[spec.obj.id] == 1 else f"{spec.obj.id}~{seen[spec.obj.id]}"
+    return specs
+
+
 def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: float = 1.23) -> World:
     """Compile a scene into a MuJoCo world with the performer's collision capsule."""
-    specs = _room_specs(scene) + _object_specs(scene)
+    specs = _name_bodies(_room_specs(scene) + _object_specs(scene))
     meshes: list[str] = []
     bodies: list[str] = []
     for spec in specs:
@@ -399,7 +413,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         for index, part in enumerate(spec.parts):
             mass = max(obj.mass, 1e-3) * _part_volume(part[2]) / total_volume
             geoms.append(_geom_xml(spec, index, part, mass, meshes))
-        attrs = f'name="{_xml_escape(BODY_PREFIX + obj.id)}" pos="{_fmt(spec.pos)}" quat="{_fmt(matrix_to_quat(spec.mat))}"'
+        attrs = f'name="{_xml_escape(BODY_PREFIX + spec.name)}" pos="{_fmt(spec.pos)}" quat="{_fmt(matrix_to_quat(spec.mat))}"'
         if obj.dynamic:
             bodies.append(f"<body {attrs}><freejoint/>{''.join(geoms)}</body>")
         elif obj.plank:
@@ -431,7 +445,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
     objects = [spec.obj for spec in specs]
     for spec in specs:
         obj = spec.obj
-        obj.body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, BODY_PREFIX + obj.id)
+        obj.body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, BODY_PREFIX + spec.name)
         first = model.body_geomadr[obj.body_id]
         obj.geom_ids = list(range(first, first + model.body_geomnum[obj.body_id]))
         obj.lid_geom_ids = [g for g, part in zip(obj.geom_ids, spec.parts) if part[4] in catalog.MOVING_ROLES]
@@ -458,6 +472,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
     performer_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__performer__")
     world = World(model, data, objects, performer_geom)
     world.floor_grid = FloorGrid.for_scene(scene)
+    world.floor_half = scene.floor_half_extents()
     for obj in objects:
         if obj.dynamic and obj.frozen:
             model.body_gravcomp[obj.body_id] = 1.0

@@ -56,6 +56,7 @@ from mcs_plugin.sim.build import build_world
 from mcs_plugin.sim.world import (
     GROUP_PERFORMER,
     PHYSICS_FRAMES_PER_SECOND,
+    PhysicsError,
     SimObject,
     World,
     geom_colors,
@@ -181,8 +182,9 @@ class EmbeddedController:
             return None
         if not self._runner.supports(name):
             raise ValueError(f"unknown action {name!r}; known actions: {', '.join(a.value for a in Action)}")
-        self._check_allowed(name, params)
+        # Every check before any state changes: a rejected action leaves the scene as it was, step number included.
         self._runner.validate(name, params)
+        self._check_allowed(name, params)
         if name == Action.END_HABITUATION.value and self.goal is not None:
             self._runner.hidden_params = self.goal.hidden_params_at_step(self.step_number)
         self.step_number += 1
@@ -328,7 +330,11 @@ class EmbeddedController:
         if recoloured:
             self._geom_rgb = geom_colors(world)
         world.forward()
-        world.advance()
+        try:
+            world.advance()
+        except PhysicsError:
+            self.ended = True  # the world is no longer to be trusted: the scene must be started again
+            raise
         if any(obj.attached_to for obj in world.objects):
             world.forward()
             carry_attached_lids(world)

@@ -317,6 +317,10 @@ class Renderer:
         self._owner = None
         self._ctx = ctx = _context()
         self._owner = (os.getpid(), threading.get_ident())
+        # A framebuffer beyond the GL limits is "not complete" (or worse, inside the driver): refuse it here.
+        limit = min(int(ctx.info["GL_MAX_RENDERBUFFER_SIZE"]), int(ctx.info["GL_MAX_TEXTURE_SIZE"]))
+        if max(self.width, self.height) > limit:
+            raise ValueError(f"image size {self.width} x {self.height} exceeds this GL's limit of {limit} pixels")
         self._ngeom = int(model.ngeom)
         self._build_instances(model)
         try:

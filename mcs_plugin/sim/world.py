@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -50,8 +51,27 @@ MAX_BODY_ANGULAR_SPEED = 7.0  # rad/s: Unity's default Rigidbody.maxAngularVeloc
 SPIN_FRICTION = 0.86
 BODY_PREFIX = "obj:"  # MuJoCo body names: scene ids may be anything, "world" included
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
-WALL_THICKNESS = 0.5
 DEFAULT_ROOM = (10.0, 3.0, 10.0)
+# MuJoCo warnings after which the state is not to be trusted (contacts dropped, or the state reset after diverging).
+PHYSICS_WARNINGS = (mujoco.mjtWarning.mjWARN_CONTACTFULL, mujoco.mjtWarning.mjWARN_CNSTRFULL,
+                    mujoco.mjtWarning.mjWARN_BADQACC, mujoco.mjtWarning.mjWARN_BADQPOS,
+                    mujoco.mjtWarning.mjWARN_BADQVEL)
+
+
+logger = logging.getLogger(__name__)
+
+
+def _log_mujoco_warning(message: str) -> None:
+    """MuJoCo's warning text goes to logging, not stdout; the ones that matter raise PhysicsError (World.advance)."""
+    logger.warning("MuJoCo: %s", message.strip())
+
+
+mujoco.set_mju_user_warning(_log_mujoco_warning)
+
+
+class PhysicsError(ValueError):
+    """The physics cannot go on with this scene (objects overlapping in huge numbers, or a diverged state); a
+    ValueError because replaying the same scene and actions fails the same way."""
 STRUCTURE_COLOR = (0.8, 0.78, 0.72)
 FLOOR_COLOR = (0.85, 0.85, 0.82)
 
@@ -181,6 +201,8 @@ class World:
         self._group = model.geom_group.copy()
         self._ray_geom = np.zeros(1, dtype=np.int32)
         self._dynamic = [o for o in objects if o.dynamic]
+        self._dynamic_xyz = np.array([[o.qpos_adr + k for k in range(3)] for o in self._dynamic], dtype=int)
+        self.floor_half: tuple[float, float] = (math.inf, math.inf)  # (x, y) half extents of the floor slab
         self._spin_dofs = np.array([o.qvel_adr + 3 + k for o in self._dynamic for k in range(3)], dtype=int)
         self._plank_dofs = [dof for o in objects if o.plank for dof in o.plank_dofs]
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
@@ -472,16 +494,21 @@ class World:
                   if not o.present or o.frozen or o.ghost]
         spinning = [(o, self._spin_deceleration(o)) for o in self._dynamic
                     if o.spin and o.present and not (o.frozen or o.ghost or o.carried)]
-        for substep in range(1, substeps + 1):
-            mujoco.mj_step(self.model, self.data)
-            self._cap_angular_speed(qvel)
-            if substep % SUBSTEPS_PER_UNITY_STEP == 0:
-                for obj, deceleration in spinning:
-                    self._turn_spinning(obj, UNITY_PHYSICS_STEP, deceleration)
+        try:
+            for substep in range(1, substeps + 1):
+                mujoco.mj_step(self.model, self.data)
+                self._cap_angular_speed(qvel)
+                if substep % SUBSTEPS_PER_UNITY_STEP == 0:
+                    for obj, deceleration in spinning:
+                        self._turn_spinning(obj, UNITY_PHYSICS_STEP, deceleration)
+        except mujoco.FatalError as error:  # e.g. mj_stackAlloc: out of memory (too many contacts)
+            raise PhysicsError(f"the physics cannot go on: {str(error).splitlines()[0]}") from None
+        self._check_warnings()
         for obj, pose in frozen:
             qpos[obj.qpos_adr : obj.qpos_adr + 7] = pose
             qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
         self._sleep(qvel)
+        self._check_on_floor()
         mujoco.mj_kinematics(self.model, self.data)
         speed = max((max(np.abs(qvel[o.qvel_adr : o.qvel_adr + 6]).max(), abs(o.spin)) for o in self._dynamic
                      if o.present and not (o.frozen or o.ghost)), default=0.0)
@@ -556,8 +583,33 @@ class World:
         if moved:
             mujoco.mj_kinematics(self.model, self.data)
 
+    def _check_on_floor(self) -> None:
+        """Raise PhysicsError when a physics object fell past the edge of the floor (thrown out of the room by
+        objects overlapping each other or a wall): it would fall forever."""
+        if not self._dynamic:
+            return
+        xyz = self.data.qpos[self._dynamic_xyz]
+        outside = ((np.abs(xyz[:, 0]) > self.floor_half[0]) | (np.abs(xyz[:, 1]) > self.floor_half[1])) & (xyz[:, 2] < 0)
+        for index in np.flatnonzero(outside):
+            obj = self._dynamic[index]
+            if obj.present:
+                raise PhysicsError(f"the physics cannot go on: object {obj.id!r} was thrown out of the room (at "
+                                   f"x={xyz[index, 0]:.3g}, z={xyz[index, 1]:.3g}; objects overlapping each other "
+                                   "or a wall push each other apart)")
+
+    def _check_warnings(self) -> None:
+        """Raise PhysicsError when MuJoCo warned that it dropped contacts or reset a diverged state."""
+        for warning in PHYSICS_WARNINGS:
+            if self.data.warning[int(warning)].number:
+                raise PhysicsError(f"the physics cannot go on: MuJoCo warning {warning.name} (too many contacts "
+                                   "between overlapping objects, or a diverged state)")
+
     def ray(self, origin_mj: np.ndarray, direction_mj: np.ndarray) -> tuple[int, float]:
         """First geom hit by a ray from origin along a unit direction: (geom id or -1, distance)."""
+        # mj_ray aborts the process on a zero-length (or non-finite) direction: refuse it here instead.
+        if not (np.all(np.isfinite(direction_mj)) and np.all(np.isfinite(origin_mj))
+                and np.dot(direction_mj, direction_mj) > 1e-12):
+            raise ValueError(f"ray direction {direction_mj!r} from {origin_mj!r} is not a finite non-zero vector")
         dist = mujoco.mj_ray(
             self.model, self.data, np.asarray(origin_mj, float), np.asarray(direction_mj, float),
             RAY_GROUPS, True, self.performer_body, self._ray_geom,

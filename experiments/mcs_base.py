@@ -7,6 +7,7 @@ Every constructor argument can be set from the command line, e.g.
 from __future__ import annotations
 
 import os
+import random
 from abc import ABC
 from pathlib import Path
 from typing import Any, Optional, Sequence
@@ -86,6 +87,11 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
         self.nodes = nodes
         self.workers_per_node = workers_per_node
         self.seed = seed
+        if nodes > 1:
+            # Without -s, AllenAct's runner draws its seed from Python's global RNG right after building this
+            # config, independently on each machine, so the machines would start from different models.
+            # Seeding that RNG from `seed` here makes every machine draw the same one; -s still overrides it.
+            random.seed(seed)
 
     # -- what the agent perceives and can do ----------------------------------------------------------
     def sensors(self) -> list[Sensor]:

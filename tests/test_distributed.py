@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import torch
 
 from experiments.mcs_retrieval_ppo import MCSRetrievalPPOExperimentConfig

@@ -23,6 +23,7 @@ from mcs_plugin.models import MCSActorCritic
 from mcs_plugin.samplers import MCSSceneTaskSampler
 from mcs_plugin.sensors import DepthSensor, GoalCategorySensor, RGBSensor, TargetColorSensor
 from mcs_plugin.tasks import MCSTask, RetrievalTask
+from mcs_plugin.training.progress import TrainingProgress
 
 torch.set_num_threads(1)  # many sampler processes share a few cores; see shared notes on AllenAct
 os.environ.setdefault("LP_NUM_THREADS", "1")
@@ -158,6 +159,11 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
                                deterministic_cudnn: bool = False) -> dict[str, Any]:
         """Testing: one pass over this process's share of the test scenes."""
         return self._sampler_args("test", self.test_scenes, "test", process_ind, total_processes, seeds)
+
+    # -- callbacks ----------------------------------------------------------------------------------
+    def training_progress(self) -> TrainingProgress:
+        """`--callbacks training_progress`: a log line with steps done / total / ETA after each training log."""
+        return TrainingProgress()
 
     # -- optimisation -------------------------------------------------------------------------------
     def pipeline(self, named_losses: dict, stages: list) -> TrainingPipeline:

@@ -304,7 +304,7 @@ SUBCOMMANDS: list[Subcommand] = [
 
 # Subpackages that add their own subcommands through a `register(subparsers)` function.
 PLUGIN_COMMAND_MODULES: tuple[str, ...] = ("mcs_plugin.scenes.cli", "mcs_plugin.experts.cli", "mcs_plugin.imitation.cli",
-                                           "mcs_plugin.training.cli")
+                                           "mcs_plugin.training.cli", "mcs_plugin.overview")
 
 
 def build_parser(subcommands: Sequence[Subcommand] | None = None) -> argparse.ArgumentParser:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -91,17 +91,21 @@ def test_progress_line_and_eta():
     assert progress_line(10, float("inf"), 1.0, 10.0) == "10 steps, elapsed 00:01, 10.0 steps/s"
 
 
-def test_progress_rate_is_measured_from_the_first_log(monkeypatch):
+def test_progress_rate_is_measured_from_the_first_log(monkeypatch, capsys):
     """A run resumed at step 1000 reports the rate of this session's steps, not of the inherited ones."""
-    clock = iter([0.0, 10.0, 20.0])
-    lines: list[str] = []
+    clock = iter([0.0, 10.0, 20.0, 30.0])
     monkeypatch.setattr("mcs_plugin.training.progress.time.monotonic", lambda: next(clock))
-    monkeypatch.setattr("mcs_plugin.training.progress.get_logger", lambda: SimpleNamespace(info=lines.append))
+    monkeypatch.setattr("mcs_plugin.training.progress.get_logger", lambda: logging.getLogger("progress-test"))
+    logging.getLogger("progress-test").setLevel(logging.INFO)
     callback = TrainingProgress()
     callback.total = 3000
     callback.on_train_log(step=1000)
     callback.on_train_log(step=1500)
-    assert lines[-1] == "progress: 1,500/3,000 steps (50%), elapsed 00:20, ETA 00:30, 50.0 steps/s"
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.endswith("] progress: 1,500/3,000 steps (50%), elapsed 00:20, ETA 00:30, 50.0 steps/s")
+    logging.getLogger("progress-test").setLevel(logging.WARNING)  # allenact --log_level warning: silent
+    callback.on_train_log(step=2000)
+    assert capsys.readouterr().err == ""
 
 
 def test_progress_bars_stay_out_of_logs(tmp_path, capsys):

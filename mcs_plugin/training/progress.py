@@ -6,7 +6,9 @@ Experiments expose it as a config method, so it is enabled with `allenact ... --
 
 from __future__ import annotations
 
+import logging
 import math
+import sys
 import time
 from typing import Any, Optional
 
@@ -34,7 +36,7 @@ def progress_line(step: int, total: float, elapsed: float, rate: float) -> str:
 
 
 class TrainingProgress(Callback):
-    """Logs a progress line (steps done / total / ETA) after each of AllenAct's training log lines."""
+    """Prints a progress line (steps done / total / ETA) to stderr after each of AllenAct's training log lines."""
 
     def __init__(self) -> None:
         self.total: float = math.inf
@@ -49,7 +51,7 @@ class TrainingProgress(Callback):
         self.started = time.monotonic()
 
     def on_train_log(self, *, step: int, **kwargs: Any) -> None:
-        """Log the progress line for `step` (AllenAct's total training steps so far)."""
+        """Print the progress line for `step` (AllenAct's total training steps so far)."""
         now = time.monotonic()
         if self.anchor is None:
             self.anchor = (step, now)
@@ -57,4 +59,9 @@ class TrainingProgress(Callback):
         else:
             anchor_step, anchor_time = self.anchor
             rate = (step - anchor_step) / (now - anchor_time) if now > anchor_time else 0.0
-        get_logger().info("progress: " + progress_line(step, self.total, now - self.started, rate))
+        if get_logger().isEnabledFor(logging.INFO):  # AllenAct's --log_level
+            # Printed, not logged: AllenAct's log filter drops records from files outside the working directory
+            # (this module, when the experiment runs elsewhere or the package is installed).
+            stamp = time.strftime("%m/%d %H:%M:%S")
+            print(f"[{stamp}] progress: {progress_line(step, self.total, now - self.started, rate)}", file=sys.stderr,
+                  flush=True)

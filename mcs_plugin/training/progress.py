@@ -1,4 +1,4 @@
-"""An AllenAct callback that logs training progress: steps done / total, elapsed time, ETA and rate.
+"""An AllenAct callback that prints training progress: steps done / total, elapsed time, ETA and rate.
 
 Experiments expose it as a config method, so it is enabled with `allenact ... --callbacks training_progress`
 (AllenAct 0.5.4 loads callback files and modules with a broken check; config methods work).

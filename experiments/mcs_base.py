@@ -7,6 +7,7 @@ Every constructor argument can be set from the command line, e.g.
 from __future__ import annotations
 
 import os
+import random
 from abc import ABC
 from pathlib import Path
 from typing import Any, Optional, Sequence
@@ -22,6 +23,7 @@ from mcs_plugin.models import MCSActorCritic
 from mcs_plugin.samplers import MCSSceneTaskSampler
 from mcs_plugin.sensors import DepthSensor, GoalCategorySensor, RGBSensor, TargetColorSensor, TargetPointSensor
 from mcs_plugin.tasks import MCSTask, RetrievalTask
+from mcs_plugin.training.progress import TrainingProgress
 
 torch.set_num_threads(1)  # many sampler processes share a few cores; see shared notes on AllenAct
 os.environ.setdefault("LP_NUM_THREADS", "1")
@@ -90,6 +92,11 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
         self.nodes = nodes
         self.workers_per_node = workers_per_node
         self.seed = seed
+        if nodes > 1:
+            # Without -s, AllenAct's runner draws its seed from Python's global RNG right after building this
+            # config, independently on each machine, so the machines would start from different models.
+            # Seeding that RNG from `seed` here makes every machine draw the same one; -s still overrides it.
+            random.seed(seed)
 
     # -- what the agent perceives and can do ----------------------------------------------------------
     def sensors(self) -> list[Sensor]:
@@ -160,6 +167,11 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
                                deterministic_cudnn: bool = False) -> dict[str, Any]:
         """Testing: one pass over this process's share of the test scenes."""
         return self._sampler_args("test", self.test_scenes, "test", process_ind, total_processes, seeds)
+
+    # -- callbacks ----------------------------------------------------------------------------------
+    def training_progress(self) -> TrainingProgress:
+        """`--callbacks training_progress`: a log line with steps done / total / ETA after each training log."""
+        return TrainingProgress()
 
     # -- optimisation -------------------------------------------------------------------------------
     def pipeline(self, named_losses: dict, stages: list) -> TrainingPipeline:

@@ -8,15 +8,17 @@ Evaluation (`--eval`) runs the trained policy on the simulator like the other re
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from allenact.algorithms.onpolicy_sync.losses.imitation import Imitation
+from allenact.base_abstractions.experiment_config import MachineParams
 from allenact.base_abstractions.sensor import ExpertActionSensor, Sensor
 from allenact.base_abstractions.task import TaskSampler
 from allenact.utils.experiment_utils import PipelineStage, TrainingPipeline
 
 from experiments.mcs_base import MCSBaseExperimentConfig
-from mcs_plugin.imitation import ReplayTaskSampler
+from mcs_plugin.imitation import ReplayTaskSampler, read_index
 from mcs_plugin.samplers import MCSSceneTaskSampler
 from mcs_plugin.sensors import TargetPointSensor
 
@@ -36,6 +38,15 @@ class MCSRetrievalBCExperimentConfig(MCSBaseExperimentConfig):
         """What the recordings hold (frames and the scene's goal, not the target's position) plus the expert action."""
         recorded = [s for s in super().sensors() if not isinstance(s, TargetPointSensor)]
         return recorded + [ExpertActionSensor(action_space=self.action_count())]
+
+    def machine_params(self, mode: str = "train", **kwargs: Any) -> MachineParams:
+        """As the base config; training first checks that the dataset has episodes. AllenAct asks for the training
+        machine parameters in its main process before it starts any worker, so a missing or empty dataset stops
+        the run there with its own message (a worker's error would be buried under AllenAct's shutdown)."""
+        if mode == "train" and not read_index(Path(self.dataset)):
+            raise ValueError(f"{self.dataset}: the expert dataset has no episodes; make one with "
+                             f"`mcs-plugin collect-expert`")
+        return super().machine_params(mode, **kwargs)
 
     def make_sampler_fn(self, **kwargs: Any) -> TaskSampler:
         """Training replays the dataset; evaluation runs on the simulator."""

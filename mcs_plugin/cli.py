@@ -176,7 +176,8 @@ def cmd_run_scene(args: argparse.Namespace) -> int:
             print(_step_line(index, action, result), flush=True)
 
     record(0, "(start_scene)", output)
-    with tqdm(total=n_steps, unit="step", file=sys.stderr, disable=not args.quiet) as bar:
+    # disable=None: the bar is drawn only when stderr is a terminal
+    with tqdm(total=n_steps, unit="step", file=sys.stderr, disable=None if args.quiet else True) as bar:
         for index in range(1, n_steps + 1):
             try:
                 if args.actions:
@@ -309,7 +310,8 @@ SUBCOMMANDS: list[Subcommand] = [
 
 # Subpackages that add their own subcommands through a `register(subparsers)` function.
 PLUGIN_COMMAND_MODULES: tuple[str, ...] = ("mcs_plugin.scenes.cli", "mcs_plugin.experts.cli", "mcs_plugin.imitation.cli",
-                                           "mcs_plugin.evaluation.cli")
+                                           "mcs_plugin.evaluation.cli", "mcs_plugin.training.cli",
+                                           "mcs_plugin.overview")
 
 
 def build_parser(subcommands: Sequence[Subcommand] | None = None) -> argparse.ArgumentParser:

@@ -456,8 +456,8 @@ def run_corpus(
     plan = [(tier, name) for tier in tiers for name in names
             if (test_dir / f"{name}.{tier}{OUTPUTS_SUFFIX}").is_file()]
     per_tier: dict[str, list[TestResult]] = {tier: [] for tier in tiers}
-    with tqdm(total=len(plan), desc="conformance", unit="test", file=sys.stderr, disable=not progress,
-              dynamic_ncols=True) as bar:
+    with tqdm(total=len(plan), desc="conformance", unit="test", file=sys.stderr, dynamic_ncols=True,
+              disable=None if progress else True) as bar:  # None: drawn only when stderr is a terminal
         for tier, name in plan:
             bar.set_postfix_str(f"{tier} {name}", refresh=False)
             per_tier[tier].append(run_test(test_dir, name, tier, controller_factory))

@@ -212,16 +212,20 @@ class MCSEnvironment:
         self.last_output = output
         return output
 
-    def end_scene(self, choice: Any = None, confidence: float = 1.0) -> Any:
-        """End the scene with a choice (passive scenes) and a confidence; returns what the backend recorded."""
+    def end_scene(self, choice: Any = None, confidence: float = 1.0) -> dict[str, Any]:
+        """End the scene with a choice (passive scenes) and a confidence. Returns, whatever the backend,
+        {choice, confidence, answer (the scene's goal.answer.choice), correct (None if unknown), steps}."""
+        from mcs_plugin.mcs.goal import end_scene_record
+
         if not self._scene_active:
             raise RuntimeError("no scene is running: call start_scene first")
-        result = self._run(lambda handle: handle.end_scene(choice, confidence), "end_scene")
+        self._run(lambda handle: handle.end_scene(choice, confidence), "end_scene")
         self._scene_active = False
-        return result if result is not None else {}
+        answer = (self._scene.get("goal") or {}).get("answer")
+        return end_scene_record(choice, confidence, answer, self.last_output.step_number)
 
-    def stop(self) -> None:
-        """Shut the backend down (its whole process group for a subprocess). Idempotent."""
+    def close(self) -> None:
+        """Shut the backend down (its whole process group for a subprocess). Idempotent; `with` calls it."""
         handle, self._handle = self._handle, None
         self._scene_active = False
         if handle is not None:
@@ -233,11 +237,13 @@ class MCSEnvironment:
                 except Exception:  # noqa: BLE001
                     pass
 
+    stop = close  # the earlier name, kept for code written against it
+
     def __enter__(self) -> MCSEnvironment:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
-        self.stop()
+        self.close()
 
     def __del__(self) -> None:
         try:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+import torch
 
 from experiments.mcs_retrieval_ppo import MCSRetrievalPPOExperimentConfig
 from mcs_plugin.samplers import MCSSceneTaskSampler
@@ -54,8 +55,8 @@ def test_two_train_workers_on_one_machine(tmp_path):
     assert "[train worker 1]" in log and "abnormally terminated" not in log, log[-3000:]
 
 
-@pytest.mark.slow
-def test_two_machines_on_loopback_train_together(tmp_path):
+def test_readme_cluster_command_trains_one_model_on_both_machines(tmp_path):
+    """The README's cluster command as written (no -s): both machines share one seed and end with one model."""
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "LP_NUM_THREADS": "1"}
     kwargs = json.dumps({"scenes": str(SCENES), "resolution": 32, "train_steps": 128, "rollout_steps": 16,
@@ -63,12 +64,18 @@ def test_two_machines_on_loopback_train_together(tmp_path):
     runs = []
     for machine in (0, 1):
         command = [sys.executable, "-m", "allenact.main", "experiments/mcs_retrieval_ppo.py", "-o",
-                   str(tmp_path / f"m{machine}"), "-s", "1", "--config_kwargs", kwargs,
+                   str(tmp_path / f"m{machine}"), "--config_kwargs", kwargs,
                    "--distributed_ip_and_port", f"127.0.0.1:{port}", "--machine_id", str(machine)]
         runs.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      text=True))
     logs = [run.communicate(timeout=600)[0] for run in runs]
-    checkpoints = list((tmp_path / "m0").glob("checkpoints/*/*/*.pt"))
-    assert checkpoints, logs[0][-3000:]
     for log in logs:
         assert "abnormally terminated" not in log and "Traceback" not in log, log[-3000:]
+    seeds = [re.findall(r"machine_id == \d+ using port \d+ and seed (\d+)", log) for log in logs]
+    assert seeds[0] and seeds[0] == seeds[1], seeds
+    finals = [max((tmp_path / f"m{machine}").glob("checkpoints/*/*/*.pt"), key=lambda p: p.stat().st_mtime)
+              for machine in (0, 1)]
+    states = [torch.load(path, map_location="cpu")["model_state_dict"] for path in finals]
+    assert states[0].keys() == states[1].keys()
+    for name in states[0]:
+        assert torch.equal(states[0][name], states[1][name]), name

@@ -61,7 +61,7 @@ def test_inline_and_subprocess_observations_are_identical(metadata):
 def hosted_env():
     env = MCSEnvironment(config={"metadata": "oracle", "render": False}, process="subprocess", step_timeout=20)
     yield env
-    env.stop()
+    env.close()
 
 
 @pytest.mark.parametrize("process", ["inline", "subprocess"])
@@ -104,12 +104,39 @@ def test_scene_state_last_output_and_last_step(hosted_env):
         env.end_scene()
 
 
-def test_stop_and_context_manager_end_the_child():
+def test_close_and_context_manager_end_the_child():
     with MCSEnvironment(config={"render": False}, process="subprocess") as env:
         pid = env.pid
         assert os.path.exists(f"/proc/{pid}")
     assert not os.path.exists(f"/proc/{pid}")
-    env.stop()  # idempotent
+    env.close()  # idempotent
+    env = MCSEnvironment(config={"render": False}, process="subprocess")
+    pid = env.pid
+    env.close()
+    assert not os.path.exists(f"/proc/{pid}")
+
+
+@pytest.mark.parametrize("backend,process", [("embedded", "inline"), ("embedded", "subprocess"), ("unity", "")])
+def test_end_scene_returns_one_shape_on_every_backend(backend, process, tmp_path):
+    """{choice, confidence, answer, correct, steps}, whether the embedded simulator or MCS's controller ran."""
+    from tests.test_unity_adapter import QUIRKY_CONTROLLER
+
+    passive = scene(goal={"category": "intuitive physics", "answer": {"choice": "plausible"}, "last_step": 5})
+    if backend == "unity":  # MCS's controller surface (rating/score end_scene), hosted in a child
+        factory = tmp_path / "quirky_factory.py"
+        factory.write_text(QUIRKY_CONTROLLER)
+        env = MCSEnvironment("unity", {"last_step": 5}, python_executable=sys.executable,
+                             controller_factory=f"{factory}:make")
+    else:
+        env = MCSEnvironment(config={"render": False}, process=process)
+    with env:
+        env.start_scene(passive)
+        env.step("Pass")
+        env.step("Pass")
+        assert env.end_scene("implausible", 0.25) == {"choice": "implausible", "confidence": 0.25,
+                                                      "answer": "plausible", "correct": False, "steps": 2}
+        env.start_scene(scene())  # no answer: correct is unknown
+        assert env.end_scene() == {"choice": None, "confidence": 1.0, "answer": None, "correct": None, "steps": 0}
 
 
 def test_bad_arguments_and_unavailable_backend_fail_fast():

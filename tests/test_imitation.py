@@ -65,3 +65,31 @@ def test_replay_frames_match_the_recording(tmp_path):
     np.testing.assert_array_equal(task.render(), recorded[0])
     task.step(0)
     np.testing.assert_array_equal(task.render(), recorded[1])
+
+
+def test_bc_training_without_a_dataset_stops_in_the_main_process_with_the_real_message(tmp_path):
+    """The README's BC command with no dataset: a non-zero exit naming the missing index, before any worker."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "OMP_NUM_THREADS": "1"}
+    for dataset in (tmp_path / "missing", tmp_path / "empty"):
+        if dataset.name == "empty":
+            dataset.mkdir()
+            (dataset / "index.jsonl").write_text("")
+        result = subprocess.run([sys.executable, "-m", "allenact.main", "experiments/mcs_retrieval_bc.py", "-o",
+                                 str(tmp_path / "run"), "--config_kwargs", json.dumps({"dataset": str(dataset)})],
+                                cwd=root, env=env, capture_output=True, text=True, timeout=300)
+        expected = "no index.jsonl" if dataset.name == "missing" else "the expert dataset has no episodes"
+        assert result.returncode != 0 and expected in result.stderr.splitlines()[-1], result.stderr[-2000:]
+        assert "VectorSampledTask" not in result.stderr and "BrokenPipeError" not in result.stderr  # no worker
+
+
+def test_bc_evaluation_needs_no_dataset():
+    from experiments.mcs_retrieval_bc import MCSRetrievalBCExperimentConfig
+
+    config = MCSRetrievalBCExperimentConfig(dataset="/nonexistent")
+    assert config.machine_params("test").devices  # test workers are set up; the dataset is not read

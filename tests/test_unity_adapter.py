@@ -259,7 +259,7 @@ def unity_env():
     env = MCSEnvironment("unity", CONFIG, python_executable=str(MCS_PYTHON), controller_factory=FAKE_UNITY,
                          step_timeout=30)
     yield env
-    env.stop()
+    env.close()
 
 
 @real_mcs
@@ -298,7 +298,7 @@ def test_real_library_tiers_and_last_step(unity_env):
     out = env.step("PickupObject", objectId="ball")
     assert out.return_status == "SUCCESSFUL" and out.reward == pytest.approx(1 - 0.001)
     assert env.step("Pass") is None  # after last_step
-    assert env.end_scene(1, 0.5) == {"rating": 1.0, "score": 0.5}
+    assert env.end_scene(1, 0.5) == {"choice": 1, "confidence": 0.5, "answer": None, "correct": None, "steps": 2}
     env2 = MCSEnvironment("unity", {**CONFIG, "metadata": "level2"}, python_executable=str(MCS_PYTHON),
                           controller_factory=FAKE_UNITY)
     with env2:

@@ -71,7 +71,8 @@ def evaluate(paths: Iterable[str | Path], max_steps: int | None = None, progress
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(files), desc="expert", unit="scene", file=sys.stderr)
+        bar = tqdm(total=len(files), desc="expert", unit="scene", file=sys.stderr,
+                   disable=None)  # None: drawn only when stderr is a terminal
     try:
         for path in files:
             try:

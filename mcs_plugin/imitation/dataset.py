@@ -102,7 +102,8 @@ def collect_expert_trajectories(scenes: Sequence[Path], out: Path, resolution: i
     stats = {"scenes": len(scenes), "episodes": 0, "successful": 0, "steps": 0}
 
     def episodes() -> Iterator[Episode]:
-        for path in tqdm(scenes, desc="expert episodes", disable=not progress, unit="scene"):
+        for path in tqdm(scenes, desc="expert episodes", unit="scene",
+                         disable=None if progress else True):  # None: drawn only when stderr is a terminal
             episode = record_episode(controller, Path(path), max_steps)
             if episode is None:
                 continue

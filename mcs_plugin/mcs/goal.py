@@ -36,6 +36,14 @@ PASSIVE_CATEGORIES: frozenset[str] = frozenset(
 )
 
 
+def end_scene_record(choice: Any, confidence: Any, answer: Any, steps: int) -> dict[str, Any]:
+    """What `end_scene` returns on every backend: the choice and confidence given, the scene's expected choice
+    (`goal.answer.choice`, None if it has none), whether they agree (None if either is missing), steps taken."""
+    expected = answer.get("choice") if isinstance(answer, Mapping) else None
+    return {"choice": choice, "confidence": confidence, "answer": expected,
+            "correct": None if expected is None or choice is None else choice == expected, "steps": steps}
+
+
 def _normalize_param(value: Any) -> Any:
     """Comparison form of a parameter: numeric strings -> numbers, integral floats -> int (as MCS does)."""
     if isinstance(value, str):

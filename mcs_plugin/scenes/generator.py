@@ -198,7 +198,8 @@ def generate(goal: str, count: int, split: str = "train", difficulty: str = "eas
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(tasks), desc=f"{goal} {difficulty} {split}", unit="scene", file=sys.stderr)
+        bar = tqdm(total=len(tasks), desc=f"{goal} {difficulty} {split}", unit="scene", file=sys.stderr,
+                   disable=None)  # None: drawn only when stderr is a terminal (no \r noise in logs)
     try:
         if workers > 1 and len(tasks) > 1:
             import multiprocessing

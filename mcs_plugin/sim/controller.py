@@ -22,6 +22,7 @@ from mcs_plugin.mcs import (
     parse_action_string,
     parse_scene,
 )
+from mcs_plugin.mcs.goal import end_scene_record
 from mcs_plugin.sim.actions import ActionRunner, Outcome
 from mcs_plugin.sim.agents import Agents
 from mcs_plugin.sim.observation import (
@@ -60,6 +61,7 @@ from mcs_plugin.sim.world import (
     SimObject,
     World,
     geom_colors,
+    geom_patterns,
     yaw_of,
 )
 
@@ -213,11 +215,8 @@ class EmbeddedController:
         if self.scene is None or self.ended:
             raise RuntimeError("end_scene called with no scene running")
         self.ended = True
-        answer = (self.scene.goal.answer if self.scene.goal is not None else None) or {}
-        expected = answer.get("choice") if isinstance(answer, dict) else None
-        record = {"choice": choice, "confidence": confidence, "answer": expected,
-                  "correct": None if expected is None or choice is None else choice == expected,
-                  "steps": self.step_number}
+        answer = self.scene.goal.answer if self.scene.goal is not None else None
+        record = end_scene_record(choice, confidence, answer, self.step_number)
         self.scene_result = record
         return record
 
@@ -278,7 +277,8 @@ class EmbeddedController:
             from mcs_plugin.sim.renderer import Renderer
 
             near, far = CLIPPING_PLANES
-            self._renderer = Renderer(self.world.model, self.width, self.height, CAMERA_FIELD_OF_VIEW, near, far)
+            self._renderer = Renderer(self.world.model, self.width, self.height, CAMERA_FIELD_OF_VIEW, near, far,
+                                      geom_pattern=geom_patterns(self.world))  # the materials at the start
 
     def _instance_colors(self) -> np.ndarray:
         """Stable instance colours per object (index order), plus black for 'nothing' at the end."""

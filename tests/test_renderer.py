@@ -340,35 +340,3 @@ def test_threads_get_their_own_context(scene, rend):
     assert "thread" in out["refused"]
     assert np.array_equal(out["frame"].geom_ids, expected.geom_ids)
     assert np.array_equal(out["frame"].rgb, expected.rgb)
-
-
-def test_surface_patterns_texture_rgb_only(scene, rend):
-    """A wood-patterned box shows grain (its face's colour varies); plain stays flat; depth and ids are the same."""
-    model, data = scene
-    box = gid(model, "box")
-    patterns = np.zeros(model.ngeom, np.float32)
-    patterns[box] = renderer_mod.PATTERNS["wood"]
-    textured = Renderer(model, W, H, geom_pattern=patterns)
-    try:
-        cam = camera_for(model, data, "box")
-        plain = rend.render(data, cam, FWD, UP, colours(model), all_visible(model))
-        wood = textured.render(data, cam, FWD, UP, colours(model), all_visible(model))
-    finally:
-        textured.close()
-    face = plain.geom_ids == box
-    assert face.sum() > 1000
-    assert np.ptp(plain.rgb[face][:, 0]) <= 2  # one flat face: one colour
-    assert np.ptp(wood.rgb[face][:, 0]) > 8  # grain
-    assert np.array_equal(plain.depth, wood.depth) and np.array_equal(plain.geom_ids, wood.geom_ids)
-    assert np.array_equal(plain.rgb[~face], wood.rgb[~face])  # other geoms untouched
-
-
-def test_surface_pattern_of_materials():
-    from mcs_plugin.sim.materials import surface_pattern
-
-    assert surface_pattern(["WOOD"]) == "wood" and surface_pattern(["UNDEFINED", "METAL"]) == "metal"
-    assert surface_pattern(["AI2-THOR/Materials/Fabrics/Carpet4"]) == "fabric"
-    assert surface_pattern(["CERAMIC"]) == surface_pattern(["PLASTIC"]) == "glossy"
-    assert surface_pattern([]) == surface_pattern(["RUBBER"]) == "plain"
-    with pytest.raises(ValueError, match="geom_pattern"):
-        Renderer(mujoco.MjModel.from_xml_string(SCENE), 32, 32, geom_pattern=np.zeros(1))

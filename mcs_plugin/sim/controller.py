@@ -61,7 +61,6 @@ from mcs_plugin.sim.world import (
     SimObject,
     World,
     geom_colors,
-    geom_patterns,
     yaw_of,
 )
 
@@ -277,8 +276,7 @@ class EmbeddedController:
             from mcs_plugin.sim.renderer import Renderer
 
             near, far = CLIPPING_PLANES
-            self._renderer = Renderer(self.world.model, self.width, self.height, CAMERA_FIELD_OF_VIEW, near, far,
-                                      geom_pattern=geom_patterns(self.world))  # the materials at the start
+            self._renderer = Renderer(self.world.model, self.width, self.height, CAMERA_FIELD_OF_VIEW, near, far)
 
     def _instance_colors(self) -> np.ndarray:
         """Stable instance colours per object (index order), plus black for 'nothing' at the end."""

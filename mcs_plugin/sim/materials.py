@@ -28,7 +28,6 @@ from __future__ import annotations
 import csv
 import functools
 import io
-from collections.abc import Iterable
 
 from mcs_plugin.sim.datafiles import data_text
 
@@ -242,22 +241,3 @@ def _own_colour_first(material: str, names: list[str]) -> tuple[str, ...]:
     component = material.rstrip("/").rsplit("/", 1)[-1].lower()
     own = [name for name in names if component.startswith(name)]
     return tuple(own + [name for name in names if name not in own])
-
-
-# Surface pattern of a material, by keyword of its salient material or texture path (first match wins).
-_PATTERN_KEYWORDS: tuple[tuple[str, str], ...] = (
-    ("wood", "wood"), ("metal", "metal"), ("fabric", "fabric"), ("carpet", "fabric"), ("rug", "fabric"),
-    ("sofa", "fabric"), ("leather", "fabric"), ("ceramic", "glossy"), ("plastic", "glossy"), ("glass", "glossy"),
-)
-
-
-def surface_pattern(materials: Iterable[str]) -> str:
-    """The renderer's surface pattern (plain, wood, metal, fabric, glossy) for an object's materials: salient
-    names (WOOD, METAL...) or texture paths (AI2-THOR/Materials/Wood/...), the first that names one."""
-    for material in materials:
-        text = str(material).lower()
-        for keyword, pattern in _PATTERN_KEYWORDS:
-            if keyword in text:
-                return pattern
-    return "plain"
-

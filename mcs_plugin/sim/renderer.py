@@ -27,10 +27,7 @@ Geometry
   planes and mesh assets are drawn double-sided.
 
 Shading: colour = geom_rgb * (ambient + two fixed directional lights, Lambert), per vertex, flat
-per face for boxes and meshes. Geoms given a surface pattern (`geom_pattern`, codes in `PATTERNS`: wood grain,
-brushed metal, fabric weave, glossy) are drawn by a second program that multiplies that colour by a
-procedural per-pixel tone in the geom's own frame and adds a sun highlight to metal and glossy ones; plain
-geoms keep the cheap program. Background: rgb 0, depth = far, id = -1.
+per face for boxes and meshes. Background: rgb 0, depth = far, id = -1.
 
 Determinism: the same inputs give bit-identical outputs across calls and Renderer instances (the
 draw order is fixed at construction).
@@ -66,15 +63,10 @@ _EGL_HINT = (
 # capsules split at the equator), by image height.
 _FINE, _COARSE, _FINE_MIN_HEIGHT = (32, 16), (24, 12), 256
 
-# Instance record: pos(3) rot(9, row-major = GLSL mat3 of R^T) scale(3) cap(1) rgb(3) id + 1 (1) pattern(1).
-# The plain program skips the pattern (4x).
-_INST_FLOATS = 21
-_INST_FORMAT = "3f 9f 3f 1f 3f 1f 4x/i"
+# Instance record: pos(3) rot(9, row-major = GLSL mat3 of R^T) scale(3) cap(1) rgb(3) id + 1 (1).
+_INST_FLOATS = 20
+_INST_FORMAT = "3f 9f 3f 1f 3f 1f/i"
 _INST_ATTRS = ("i_pos", "i_rot", "i_scale", "i_cap", "i_rgb", "i_id")
-_PATTERN_INST_FORMAT = "3f 9f 3f 1f 3f 1f 1f/i"
-_PATTERN_INST_ATTRS = (*_INST_ATTRS, "i_pattern")
-# Surface patterns, drawn procedurally by the pattern program (code 0 = plain, the cheap program).
-PATTERNS: dict[str, int] = {"plain": 0, "wood": 1, "metal": 2, "fabric": 3, "glossy": 4}
 _VERT_FORMAT = "3f 3f 1f"
 _VERT_ATTRS = ("in_pos", "in_normal", "in_cap")
 
@@ -120,89 +112,6 @@ void main() {
     o_rgb = vec4(v_rgb, 1.0);
     o_depth = v_depth;
     o_id = v_id;   // geom id + 1; 0 = background (cleared), shifted back after read-back
-}
-"""
-
-# The pattern program: the plain program's lighting, times a per-pixel tone drawn in the geom's own frame (so
-# a pattern moves with its object), plus a sun highlight on shiny patterns. Used only for geoms with a pattern:
-# its extra varyings and noise cost fragment time that plain geoms do not pay.
-_PATTERN_VERTEX_SHADER = """
-#version 330
-uniform mat4 u_vp;
-uniform vec4 u_zrow;
-uniform vec3 u_cam;     // camera position (world), for highlights
-in vec3 in_pos;
-in vec3 in_normal;
-in float in_cap;
-in vec3 i_pos;
-in mat3 i_rot;
-in vec3 i_scale;
-in float i_cap;
-in vec3 i_rgb;
-in float i_id;
-in float i_pattern;     // PATTERNS code
-out vec3 v_rgb;         // lit colour before the tone
-out vec3 v_shine;       // highlight, added after the tone
-out vec3 v_local;       // position in the geom frame (metres)
-out float v_depth;
-flat out float v_id;
-flat out float v_pattern;
-const vec3 L1 = vec3(0.3713907, -0.5570860, 0.7427814);   // as the plain program
-const vec3 L2 = vec3(-0.5773503, 0.5773503, 0.5773503);
-void main() {
-    vec3 local = in_pos * i_scale + vec3(0.0, 0.0, in_cap * i_cap);
-    vec3 world = local * i_rot + i_pos;
-    vec3 n = normalize((in_normal / i_scale) * i_rot);
-    float light = 0.45 + 0.45 * max(dot(n, L1), 0.0) + 0.2 * max(dot(n, L2), 0.0);
-    v_rgb = i_rgb * min(light, 1.0);
-    float shine = i_pattern == 2.0 ? 0.35 : (i_pattern == 4.0 ? 0.25 : 0.0);   // metal, glossy
-    float gloss = i_pattern == 2.0 ? 24.0 : 40.0;
-    vec3 h = normalize(L1 + normalize(u_cam - world));
-    v_shine = vec3(shine * pow(max(dot(n, h), 0.0), gloss));
-    v_local = local;
-    v_depth = dot(u_zrow, vec4(world, 1.0));
-    v_id = i_id;
-    v_pattern = i_pattern;
-    gl_Position = u_vp * vec4(world, 1.0);
-}
-"""
-
-_PATTERN_FRAGMENT_SHADER = """
-#version 330
-in vec3 v_rgb;
-in vec3 v_shine;
-in vec3 v_local;
-in float v_depth;
-flat in float v_id;
-flat in float v_pattern;
-layout(location = 0) out vec4 o_rgb;
-layout(location = 1) out float o_depth;
-layout(location = 2) out float o_id;
-float hash(vec3 p) {                                          // in [0, 1), fixed per lattice point
-    return fract(sin(dot(p, vec3(12.9898, 78.233, 37.719))) * 43758.5453);
-}
-float noise(vec3 p) {                                         // smooth value noise
-    vec3 i = floor(p);
-    vec3 f = fract(p);
-    f = f * f * (3.0 - 2.0 * f);
-    return mix(mix(mix(hash(i), hash(i + vec3(1, 0, 0)), f.x), mix(hash(i + vec3(0, 1, 0)), hash(i + vec3(1, 1, 0)), f.x), f.y),
-               mix(mix(hash(i + vec3(0, 0, 1)), hash(i + vec3(1, 0, 1)), f.x), mix(hash(i + vec3(0, 1, 1)), hash(i + vec3(1, 1, 1)), f.x), f.y),
-               f.z);
-}
-void main() {
-    float tone = 1.0;                                          // glossy (4): smooth, only the highlight
-    if (v_pattern == 1.0) {                                    // wood: wavy grain across the geom's y axis
-        float grain = sin(40.0 * v_local.y + 6.0 * noise(v_local * vec3(1.5, 9.0, 9.0)));
-        tone = 0.86 + 0.12 * grain * grain;
-    } else if (v_pattern == 2.0) {                             // metal: fine brushed streaks
-        tone = 0.90 + 0.10 * noise(v_local * vec3(4.0, 4.0, 160.0));
-    } else if (v_pattern == 3.0) {                             // fabric: a soft weave
-        vec3 w = sin(v_local * 260.0);
-        tone = 0.92 + 0.05 * (w.x * w.y + w.y * w.z + w.z * w.x);
-    }
-    o_rgb = vec4(min(v_rgb * tone + v_shine, vec3(1.0)), 1.0);
-    o_depth = v_depth;
-    o_id = v_id;
 }
 """
 
@@ -394,9 +303,7 @@ class Renderer:
         fov_y: float = 42.5,
         near: float = 0.01,
         far: float = 150.0,
-        geom_pattern: np.ndarray | None = None,
     ):
-        """geom_pattern: (ngeom,) PATTERNS codes, the surface pattern drawn on each geom (None: all plain)."""
         if width <= 0 or height <= 0:
             raise ValueError("width and height must be positive")
         if not 0 < near < far:
@@ -415,10 +322,7 @@ class Renderer:
         if max(self.width, self.height) > limit:
             raise ValueError(f"image size {self.width} x {self.height} exceeds this GL's limit of {limit} pixels")
         self._ngeom = int(model.ngeom)
-        pattern = np.zeros(self._ngeom, np.float32) if geom_pattern is None else np.asarray(geom_pattern, np.float32)
-        if pattern.shape != (self._ngeom,):
-            raise ValueError(f"geom_pattern must be ({self._ngeom},); got {pattern.shape}")
-        self._build_instances(model, pattern)
+        self._build_instances(model)
         try:
             self._build_gl(ctx, model)
         except Exception:
@@ -427,7 +331,7 @@ class Renderer:
 
     # -- construction ----------------------------------------------------------------------------
 
-    def _build_instances(self, model, pattern):
+    def _build_instances(self, model):
         """Choose the drawn geoms, their draw order, and the static part of the instance records."""
         ngeom = model.ngeom
         types = np.asarray(model.geom_type, np.int64)
@@ -440,13 +344,12 @@ class Renderer:
             t = int(types[g])
             if not keep[g]:
                 continue
-            patterned = bool(pattern[g])  # drawn by the pattern program
             if t == _MESH:
-                key = (_MESH, int(model.geom_dataid[g]), patterned)
+                key = (_MESH, int(model.geom_dataid[g]))
                 if key[1] < 0:
                     continue
             elif t in _UNIT_MESHES:
-                key = (t, -1, patterned)
+                key = (t, -1)
             else:
                 continue  # hfield, sdf, ...: not drawn
             if key not in members:
@@ -490,7 +393,6 @@ class Renderer:
             inst[k, 12:15] = scale
             inst[k, 15] = cap
         inst[:, 19] = self._order + 1
-        inst[:, 20] = pattern[self._order]
         self._inst = inst
 
     def _track(self, obj):
@@ -501,14 +403,14 @@ class Renderer:
         """Program, unit meshes, instance buffers and the framebuffer."""
         W, H = self.width, self.height
         tess = _FINE if H >= _FINE_MIN_HEIGHT else _COARSE
-        plain = self._track(ctx.program(vertex_shader=_VERTEX_SHADER, fragment_shader=_FRAGMENT_SHADER))
-        patterned = self._track(
-            ctx.program(vertex_shader=_PATTERN_VERTEX_SHADER, fragment_shader=_PATTERN_FRAGMENT_SHADER)
+        self._prog = self._track(
+            ctx.program(vertex_shader=_VERTEX_SHADER, fragment_shader=_FRAGMENT_SHADER)
         )
-        self._programs = (plain, patterned)
+        self._u_vp = self._prog["u_vp"]
+        self._u_zrow = self._prog["u_zrow"]
         self._groups = []
         for key, start, stop in self._spans:
-            t, mesh_id, with_pattern = key
+            t, mesh_id = key
             if t == _MESH:
                 verts, idx = _asset_mesh(model, mesh_id)
             else:
@@ -518,12 +420,10 @@ class Renderer:
             vbo = self._track(ctx.buffer(verts.tobytes()))
             ibo = self._track(ctx.buffer(idx.tobytes()))
             inst = self._track(ctx.buffer(reserve=(stop - start) * _INST_FLOATS * 4))
-            program, inst_format, inst_attrs = ((patterned, _PATTERN_INST_FORMAT, _PATTERN_INST_ATTRS) if with_pattern
-                                                else (plain, _INST_FORMAT, _INST_ATTRS))
             vao = self._track(
                 ctx.vertex_array(
-                    program,
-                    [(vbo, _VERT_FORMAT, *_VERT_ATTRS), (inst, inst_format, *inst_attrs)],
+                    self._prog,
+                    [(vbo, _VERT_FORMAT, *_VERT_ATTRS), (inst, _INST_FORMAT, *_INST_ATTRS)],
                     index_buffer=ibo,
                     index_element_size=4,
                 )
@@ -620,10 +520,8 @@ class Renderer:
         ctx.depth_func = "<"
         ctx.front_face = "cw"  # the y flip in the projection mirrors the winding
         ctx.cull_face = "back"
-        for program in self._programs:
-            program["u_vp"].value = vp
-            program["u_zrow"].value = zrow
-        self._programs[1]["u_cam"].value = tuple(float(v) for v in cam_pos)
+        self._u_vp.value = vp
+        self._u_zrow.value = zrow
         culling = None
         for grp in self._groups:
             rows = inst[grp.start : grp.stop]

@@ -876,18 +876,6 @@ def geom_colors(world: World) -> np.ndarray:
     return colors
 
 
-def geom_patterns(world: World) -> np.ndarray:
-    """Per-geom surface pattern codes (ngeom,) for the renderer, from each owner's scene materials."""
-    from mcs_plugin.sim.materials import surface_pattern
-    from mcs_plugin.sim.renderer import PATTERNS
-
-    codes = np.zeros(world.model.ngeom, dtype=np.float32)
-    for obj in world.objects:
-        textures = obj.scene_object.materials if obj.scene_object is not None else []
-        codes[obj.geom_ids] = PATTERNS[surface_pattern([*obj.material_list, *textures])]
-    return codes
-
-
 def yaw_of(mat_mj: np.ndarray) -> float:
     """MCS yaw (degrees) of a MuJoCo rotation matrix's forward (+y) axis."""
     forward = mat_mj[:, 1]

@@ -22,7 +22,7 @@ start=$(date +%s)
 "$VENV/bin/python" -c "from mcs_plugin.scenes import ensure_default_dataset; print('scenes:', ensure_default_dataset(progress=False))"
 [ -d "$HELDOUT/test" ] || "$VENV/bin/mcs-plugin" generate --goal retrieval --count 40 --split test --difficulty easy \
   --seed 12345 --out "$HELDOUT" --no-progress
-"$VENV/bin/allenact" "$EXPERIMENT" -o "$OUT" -s 1 --max_sampler_processes_per_worker "$SAMPLER_PROCS" \
+"$VENV/bin/allenact" "$EXPERIMENT" -o "$OUT" -s 1 --max_sampler_processes_per_worker "$SAMPLER_PROCS" --callbacks training_progress \
   --config_kwargs "{\"train_steps\": $TRAIN_STEPS, \"processes\": $PROCESSES, \"save_interval\": $TRAIN_STEPS, \"scenes\": \"$SCENES\"}"
 checkpoint=$(ls -t "$OUT"/checkpoints/*/*/*.pt 2>/dev/null | head -n 1)
 if [ -z "$checkpoint" ]; then

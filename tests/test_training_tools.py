@@ -30,7 +30,7 @@ def trained_with_progress(tmp_path_factory) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("run")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "LP_NUM_THREADS": "1"}
     kwargs = json.dumps({"scenes": str(SCENES), "resolution": 32, "train_steps": 128, "rollout_steps": 16,
-                         "processes": 2, "save_interval": 128})
+                         "processes": 2, "save_interval": 128, "max_steps": 10})  # episodes end within the run
     result = subprocess.run([sys.executable, "-m", "allenact.main", "experiments/mcs_retrieval_ppo.py", "-o", str(out),
                              "-s", "1", "--callbacks", "training_progress", "--config_kwargs", kwargs], cwd=ROOT,
                             env=env, capture_output=True, text=True, timeout=600)

@@ -17,7 +17,8 @@ import torch
 import torch.optim as optim
 from allenact.base_abstractions.experiment_config import ExperimentConfig, MachineParams
 from allenact.base_abstractions.sensor import ExpertActionSensor, Sensor, SensorSuite
-from allenact.utils.experiment_utils import Builder, TrainingPipeline
+from allenact.utils.experiment_utils import Builder, LinearDecay, TrainingPipeline
+from torch.optim.lr_scheduler import LambdaLR
 
 from mcs_plugin.models import MCSActorCritic
 from mcs_plugin.samplers import MCSSceneTaskSampler
@@ -180,6 +181,8 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
             named_losses=named_losses,
             pipeline_stages=stages,
             optimizer_builder=Builder(optim.Adam, dict(lr=self.lr)),
+            # the learning rate decays linearly to 0 over the run: the last checkpoint is a settled policy
+            lr_scheduler_builder=Builder(LambdaLR, {"lr_lambda": LinearDecay(steps=self.train_steps)}),
             num_mini_batch=min(self.num_mini_batch, self.processes),  # AllenAct: at most one per sampler
             update_repeats=self.update_repeats,
             max_grad_norm=0.5,

@@ -4,14 +4,14 @@
 # than training) and on the default test split. Leaves checkpoints, tensorboard logs, evaluation JSON and episode
 # GIFs under $OUT (default runs/train).
 #   EXPERIMENT  experiment file (default experiments/mcs_retrieval_dagger.py)
-#   TRAIN_STEPS training steps (default 150000); SCENES training scenes (default: the default dataset's easy ones)
+#   TRAIN_STEPS training steps (default 80000); SCENES training scenes (default: the default dataset's easy ones)
 #   PROCESSES   task samplers (default 16), run in SAMPLER_PROCS OS processes (default: the core count)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
 OUT=${OUT:-runs/train}
 EXPERIMENT=${EXPERIMENT:-experiments/mcs_retrieval_dagger.py}
-TRAIN_STEPS=${TRAIN_STEPS:-150000}
+TRAIN_STEPS=${TRAIN_STEPS:-80000}
 PROCESSES=${PROCESSES:-16}
 SAMPLER_PROCS=${SAMPLER_PROCS:-$(nproc)}
 SCENES=${SCENES:-data/scenes/default/train/retrieval-easy-*.json}
@@ -23,7 +23,7 @@ start=$(date +%s)
 [ -d "$HELDOUT/test" ] || "$VENV/bin/mcs-plugin" generate --goal retrieval --count 40 --split test --difficulty easy \
   --seed 12345 --out "$HELDOUT" --no-progress
 "$VENV/bin/allenact" "$EXPERIMENT" -o "$OUT" -s 1 --max_sampler_processes_per_worker "$SAMPLER_PROCS" --callbacks training_progress \
-  --config_kwargs "{\"train_steps\": $TRAIN_STEPS, \"processes\": $PROCESSES, \"save_interval\": $TRAIN_STEPS, \"scenes\": \"$SCENES\"}"
+  --config_kwargs "{\"train_steps\": $TRAIN_STEPS, \"processes\": $PROCESSES, \"save_interval\": $(( TRAIN_STEPS / 4 )), \"scenes\": \"$SCENES\"}"
 checkpoint=$(ls -t "$OUT"/checkpoints/*/*/*.pt 2>/dev/null | head -n 1)
 if [ -z "$checkpoint" ]; then
   echo "training wrote no checkpoint: see the log above" >&2

@@ -228,6 +228,11 @@ class MCSTask(Task):
             return 0, False
         suggestion = self._expert.next_action(self.env.last_output)
         if suggestion is None:
+            # The expert gives up on its own runs (too many failures, going round in circles); labelling a learner's
+            # states, it starts afresh from where the learner is instead (DAgger needs labels most there).
+            self._expert.reset()
+            suggestion = self._expert.next_action(self.env.last_output)
+        if suggestion is None:
             return 0, False
         try:
             return self.vocabulary.index(suggestion[0]), True

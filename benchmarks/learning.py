@@ -3,7 +3,8 @@
 (PNG) and a markdown table with random and expert references.
 
 Reproduce (as recorded in benchmarks/RESULTS.md):
-    .venv/bin/python benchmarks/learning.py --methods dagger ppo --steps 200000 --eval-every 25000
+    .venv/bin/python benchmarks/learning.py --methods dagger --steps 80000 --eval-every 20000
+    .venv/bin/python benchmarks/learning.py --methods ppo --steps 160000 --eval-every 40000
 """
 
 from __future__ import annotations
@@ -86,6 +87,15 @@ def curve(run: Path, start: float, sets: dict[str, Path], max_steps: int) -> lis
     return points
 
 
+def median_fps(log: Path) -> float | None:
+    """The median of AllenAct's `approx_fps` readings in a training log (the first, start-up one left out)."""
+    import re
+    import statistics
+
+    readings = [float(v) for v in re.findall(r"approx_fps ([0-9.]+)", log.read_text(errors="replace"))][1:]
+    return statistics.median(readings) if readings else None
+
+
 def random_reference(goal: str, scenes: Path, max_steps: int, seed: int = 0) -> float:
     """Success of uniformly random actions from the goal's task vocabulary."""
     from mcs_plugin.samplers import MCSSceneTaskSampler
@@ -140,19 +150,19 @@ def plot(results: dict, path: Path) -> None:
 
 def table(results: dict) -> str:
     """The markdown table of final and best success per method and held-out set, with references."""
-    lines = ["| method | held-out set | random | expert | final success | best success (steps, wall) | steps |",
-             "|---|---|---:|---:|---:|---|---:|"]
+    lines = ["| method | held-out set | random | expert | final success | best success (steps, wall) | steps | frames/s |",
+             "|---|---|---:|---:|---:|---|---:|---:|"]
     for method, entry in results["methods"].items():
         for name in entry["sets"]:
             points = entry["curve"]
             if not points:
-                lines.append(f"| {method} | {name} | | | no checkpoint (see {entry['run']}/train.log) | | |")
+                lines.append(f"| {method} | {name} | | | no checkpoint (see {entry['run']}/train.log) | | | |")
                 continue
             best = max(points, key=lambda p: p[name]["success"])
             ref = results["references"][name]
             lines.append(f"| {method} | {name} | {ref['random']:.2f} | {ref['expert']:.2f} | "
                          f"{points[-1][name]['success']:.2f} | {best[name]['success']:.2f} ({best['steps']:,}, "
-                         f"{best['wall_s'] / 60:.0f} min) | {points[-1]['steps']:,} |")
+                         f"{best['wall_s'] / 60:.0f} min) | {points[-1]['steps']:,} | {entry.get('fps_median') or 0:.0f} |")
     return "\n".join(lines)
 
 
@@ -180,6 +190,7 @@ def main() -> None:
         scenes = training_scenes(goal, args.difficulties, args.out)
         run, start = train(method, args.out, args.steps, args.eval_every, scenes, args.processes)
         results["methods"][method] = {"run": str(run), "sets": list(sets), "train_scenes": scenes,
+                                      "fps_median": median_fps(run / "train.log"),
                                       "curve": curve(run, start, sets, args.max_steps)}
         results_file.write_text(json.dumps(results, indent=2))
     plot(results, ROOT / "benchmarks" / "learning_curves.png")

@@ -99,3 +99,21 @@ def test_target_point_sensor_bearing_and_distance(tmp_path):
     away = task.step(task.vocabulary.index("LookUp"))
     assert away.info["reward_terms"]["aim"] < 0
     source.close()
+
+
+def test_expert_labels_ignore_the_learners_failed_actions(tmp_path):
+    """Under DAgger the learner acts: its failed action where the expert said pick up must not count as the
+    expert's failed aim."""
+    source = sampler(tmp_path, scene(ball(z=2.5), goal=GOAL))
+    task = source.next_task()
+    pickup = task.vocabulary.index("PickupObject")
+    label, ok = task.query_expert()
+    while ok and label != pickup and not task.is_done():
+        task.step(label)
+        label, ok = task.query_expert()
+    assert ok and label == pickup
+    task.step(task.vocabulary.index("OpenObject"))  # the learner tries to open the ball instead
+    assert not task.last_action_success
+    assert task.query_expert() == (pickup, True)
+    assert task._expert.failures == 0 and not any(task._expert._bad.values())
+    source.close()

@@ -71,6 +71,8 @@ class MCSTask(Task):
         start = env.last_output.position
         self._position = None if start is None else (start["x"], start["z"])
         self._expert = None  # created on the first query; False when the goal category has no expert
+        self._suggested: Optional[int] = None  # the expert's last label and the action then taken (DAgger: may differ)
+        self._taken: Optional[int] = None
         self.last_action_success = True
 
     @staticmethod
@@ -105,6 +107,7 @@ class MCSTask(Task):
 
     def _step(self, action: int) -> RLStepResult:
         chosen = self.vocabulary[int(action)]
+        self._taken = int(action)
         terms = dict.fromkeys(REWARD_TERMS, 0.0)
         terms["step"] = self.reward_config.step
         if chosen.name == END:
@@ -226,6 +229,9 @@ class MCSTask(Task):
                 self._expert = False
         if self._expert is False:
             return 0, False
+        if self._suggested is not None and self._taken != self._suggested:
+            self._expert.overruled()  # a learner's action failing is no evidence against the expert's aim
+        self._suggested = None
         suggestion = self._expert.next_action(self.env.last_output)
         if suggestion is None:
             # The expert gives up on its own runs (too many failures, going round in circles); labelling a learner's
@@ -235,9 +241,10 @@ class MCSTask(Task):
         if suggestion is None:
             return 0, False
         try:
-            return self.vocabulary.index(suggestion[0]), True
+            self._suggested = self.vocabulary.index(suggestion[0])
         except ValueError:
             return 0, False
+        return self._suggested, True
 
     # -- goal-specific ------------------------------------------------------------------------------
     def goal_achieved(self, output: StepMetadata) -> bool:

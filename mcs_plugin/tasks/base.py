@@ -36,6 +36,11 @@ class RewardConfig:
 
 
 REWARD_TERMS = ("success", "progress", "aim", "step", "failed_action")
+# Expert labels (DAgger): a search budget that finds the expert's plans in generated rooms (a few thousand nodes)
+# but bounds a futile search, and how many steps to leave a learner unlabelled after the expert found no way on
+# (its searches would fail again from nearby states, at the full cost each time), doubled at each repeat.
+LABEL_SEARCH_EXPANSIONS = 20_000
+LABEL_RETRY_STEPS = 8
 
 
 class MCSTask(Task):
@@ -73,6 +78,8 @@ class MCSTask(Task):
         self._expert = None  # created on the first query; False when the goal category has no expert
         self._suggested: Optional[int] = None  # the expert's last label and the action then taken (DAgger: may differ)
         self._taken: Optional[int] = None
+        self._unlabelled_steps = 0  # steps left without expert labels after the expert found no way on
+        self._label_failures = 0
         self.last_action_success = True
 
     @staticmethod
@@ -224,10 +231,14 @@ class MCSTask(Task):
         if self._expert is None:
             try:
                 names = {action.name for action in self.vocabulary.actions}
-                self._expert = make_expert(self.task_info["goal_category"], allowed=names)
+                self._expert = make_expert(self.task_info["goal_category"], allowed=names,
+                                           max_expansions=LABEL_SEARCH_EXPANSIONS)
             except NoExpertError:
                 self._expert = False
         if self._expert is False:
+            return 0, False
+        if self._unlabelled_steps > 0:
+            self._unlabelled_steps -= 1
             return 0, False
         if self._suggested is not None and self._taken != self._suggested:
             self._expert.overruled()  # a learner's action failing is no evidence against the expert's aim
@@ -239,6 +250,9 @@ class MCSTask(Task):
             self._expert.reset()
             suggestion = self._expert.next_action(self.env.last_output)
         if suggestion is None:
+            self._unlabelled_steps = LABEL_RETRY_STEPS * 2 ** self._label_failures
+            self._label_failures += 1
+            self._expert.reset()
             return 0, False
         try:
             self._suggested = self.vocabulary.index(suggestion[0])

@@ -74,6 +74,7 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
         nodes: int = 1,
         workers_per_node: int = 1,
         seed: int = 0,
+        device: str = "auto",
         **kwargs: Any,
     ):
         self.scenes = scenes
@@ -93,6 +94,11 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
         self.nodes = nodes
         self.workers_per_node = workers_per_node
         self.seed = seed
+        if device not in ("auto", "cpu", "cuda"):
+            raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', not {device!r}")
+        if device == "cuda" and not torch.cuda.is_available():
+            raise ValueError("device='cuda' but torch sees no CUDA GPU (install a CUDA build of torch, or use 'cpu')")
+        self.device = device
         if nodes > 1:
             # Without -s, AllenAct's runner draws its seed from Python's global RNG right after building this
             # config, independently on each machine, so the machines would start from different models.
@@ -116,8 +122,16 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
                               depth_uuid="depth", goal_uuids=("goal_category", "target_color", "target_point"))
 
     # -- machines -----------------------------------------------------------------------------------
+    def devices(self, count: int) -> list[torch.device]:
+        """Torch devices of `count` workers: the GPUs in turn when CUDA is available (device 'auto' or 'cuda'),
+        else the CPU."""
+        if self.device == "cpu" or not torch.cuda.is_available():
+            return [torch.device("cpu")] * count
+        return [torch.device("cuda", i % torch.cuda.device_count()) for i in range(count)]
+
     def machine_params(self, mode: str = "train", **kwargs: Any) -> MachineParams:
-        """CPU training: `nodes` x `workers_per_node` workers (gloo), each with `processes` task samplers.
+        """`nodes` x `workers_per_node` training workers, each with `processes` task samplers, on the CPU or the
+        GPUs (see `devices`).
 
         Samplers are grouped into OS processes by AllenAct's `--max_sampler_processes_per_worker` (use the core
         count: 16 samplers in 2 processes batch the policy's inference and keep both cores busy).
@@ -127,10 +141,10 @@ class MCSBaseExperimentConfig(ExperimentConfig, ABC):
         if mode == "train":
             workers = self.nodes * self.workers_per_node
             first = int(kwargs.get("machine_id", 0)) * self.workers_per_node
-            return MachineParams(nprocesses=[self.processes] * workers, devices=[torch.device("cpu")] * workers,
+            return MachineParams(nprocesses=[self.processes] * workers, devices=self.devices(workers),
                                  local_worker_ids=list(range(first, first + self.workers_per_node)))
         count = self.valid_processes if mode == "valid" else self.test_processes
-        return MachineParams(nprocesses=count, devices=[torch.device("cpu")] if count else [])
+        return MachineParams(nprocesses=count, devices=self.devices(1) if count else [])
 
     # -- samplers -----------------------------------------------------------------------------------
     def make_sampler_fn(self, **kwargs: Any) -> MCSSceneTaskSampler:

@@ -64,3 +64,16 @@ def test_intuitive_physics_experiment_trains_with_allenact(tmp_path, scenes):
                              "-o", str(tmp_path), "-s", "1", "--config_kwargs", json.dumps(kwargs)],
                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert list(tmp_path.glob("checkpoints/*/*/*.pt")), (result.stdout + result.stderr)[-3000:]
+
+
+def test_device_follows_what_torch_sees():
+    """'auto' trains on the GPUs when torch sees CUDA, else on the CPU; a bad or unavailable device is refused."""
+    workers = MCSRetrievalPPOExperimentConfig(device="auto", workers_per_node=2).machine_params("train").devices
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert [d.type for d in workers] == [expected, expected]
+    assert MCSRetrievalPPOExperimentConfig(device="cpu").machine_params("train").devices == (torch.device("cpu"),)
+    with pytest.raises(ValueError, match="device must be"):
+        MCSRetrievalPPOExperimentConfig(device="tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA GPU"):
+            MCSRetrievalPPOExperimentConfig(device="cuda")

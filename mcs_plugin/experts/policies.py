@@ -133,6 +133,7 @@ class Expert:
         self._plan: list | None = None
         self._plan_kind: Any = None
         self._plan_graph: NavigationGraph | None = None
+        self._fine: tuple[NavigationGraph, NavigationGraph] | None = None  # (graph, its half-grid refinement)
         self._plan_start: Pose | None = None
         self._plan_index = 0
         self._blocked: set[tuple] = set()  # (pose key, action) of OBSTRUCTED moves
@@ -253,6 +254,12 @@ class Expert:
             self._graph_key = (room, snapshot)
         return self._graph
 
+    def fine_graph_for(self, output, graph: NavigationGraph) -> NavigationGraph:
+        """The half-grid graph searched where `graph` finds no path (narrow passages), built once per graph."""
+        if self._fine is None or self._fine[0] is not graph:
+            self._fine = (graph, NavigationGraph.from_metadata(output, grid=self.grid / 2, actions=self.move_actions))
+        return self._fine[1]
+
     def aim_goal(self, output, box: Box, kind: Any, exclude: Iterable[str] = (), open_tops: Iterable = (),
                  from_above: bool = False, max_lateral: float | None = None, elliptic: bool = False) -> AimGoal:
         """Poses from which the image centre hits `box` within reach (see AimGoal), remembering failed aims."""
@@ -333,7 +340,7 @@ class Expert:
                 self._plan = None
                 return action, {}
         if not path and self.grid > 0.03:
-            fine = NavigationGraph.from_metadata(output, grid=self.grid / 2, actions=self.move_actions)
+            fine = self.fine_graph_for(output, graph)
             blocked = {(fine.node(Pose(*p)), a) for p, a in self._blocked}
             path = fine.plan(pose, goal, blocked=blocked, max_expansions=self.max_expansions)
         if not path:

@@ -166,7 +166,10 @@ class ActionRunner:
             obj = self.world.owner(geom)
             if obj is None:
                 return None, S.NOT_INTERACTABLE, None
-            visible, hit = True, cam + direction * dist
+            hit = cam + direction * dist
+            # MCS only turns the image point into an id (MCSController.ConvertScreenPointToId); the action then
+            # checks that id's visibility as for an id given directly.
+            visible = (FLOOR_ID if obj.is_floor else obj.id) in self.visible()
             if obj.is_floor and self.world.floor_grid is not None:
                 obj = self.world.floor_tile(self.world.floor_grid.tile_id(hit[0], hit[1]) or "") or obj
         if not visible:
@@ -421,9 +424,21 @@ class ActionRunner:
             return Outcome(failure)
         force = number_param(params, "force", 0.5, 0.0, 1.0)
         direction = self._ray_from_params(params, "object")
+        aim = None
+        by_image = direction is not None and any(k in params for k in ("objectImageCoordsX", "objectImageCoordsY"))
+        if by_image:  # MCS aims at the first thing the image point's ray hits (MCSController.ThrowObject)
+            cam = self.performer.camera_mj()
+            geom, dist = self.world.ray(cam, direction)
+            aim = cam + direction * dist if 0 <= geom and dist <= MAX_VISIBLE_DISTANCE else None
+        self._release(obj)
+        if by_image and aim is None:
+            return Outcome(S.FAILED, resolved_object=obj.id)  # dropped, not thrown: nothing to aim at
         if direction is None:
             direction = self.performer.camera_axes()[0]
-        self._release(obj)
+        elif aim is not None:
+            offset = aim - self.world.center(obj)
+            norm = float(np.linalg.norm(offset))
+            direction = offset / norm if norm > 1e-9 else direction
         self.world.set_velocity(obj, direction * THROW_SPEED * force)
         return Outcome(S.SUCCESSFUL, resolved_object=obj.id)
 

@@ -75,3 +75,29 @@ def test_simulator_code_cites_no_integration_test(path):
     """Rules are described by what they do; which recorded tests show them is kept in docs/fidelity.md."""
     cited = re.findall(r"\bIT ?\d{3}\b", path.read_text(encoding="utf-8"))
     assert not cited, f"{path.name} cites integration tests {cited}"
+
+
+def _ids(output) -> set[str]:
+    return {o.uuid for o in output.object_list}
+
+
+def test_hidden_object_comes_back_with_a_later_show(sim):
+    """MCSMain.UpdateGameObjectOnStep: a hide deactivates the object, a later show activates it again."""
+    target = ball(z=2.0)
+    target["hides"] = [{"stepBegin": 2}]
+    target["shows"].append({"stepBegin": 4, "position": {"x": 1.0, "y": 0.25, "z": 2.0}})
+    sim.start_scene(scene(target))
+    present = ["ball" in _ids(sim.step("Pass")) for _ in range(5)]  # steps 1..5
+    assert present == [True, False, False, True, True]
+    assert obj(sim.last_output, "ball").position["x"] == pytest.approx(1.0, abs=0.01)
+
+
+def test_hide_and_show_at_one_step_leaves_the_object_shown(sim):
+    """Hides run before shows at the same step, so a re-pose with a hide at its step still shows the object."""
+    target = ball(z=2.0)
+    target["hides"] = [{"stepBegin": 2}]
+    target["shows"].append({"stepBegin": 2, "position": {"x": -1.0, "y": 0.25, "z": 2.0}})
+    sim.start_scene(scene(target))
+    sim.step("Pass")
+    out = sim.step("Pass")
+    assert "ball" in _ids(out) and obj(out, "ball").position["x"] == pytest.approx(-1.0, abs=0.01)

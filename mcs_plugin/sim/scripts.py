@@ -7,7 +7,7 @@ as the MCS Unity app does (MCSMain.UpdateGameObjectOnStep, then Physics.Simulate
   range comes back every (stepEnd - stepBegin + stepWait) steps (IT 089: 1-6 then 13-18 for stepWait 7).
 - ``forces`` / ``torques``: Unity AddForce / AddTorque once per step in range: the body's velocity changes by
   F * 0.01 s / m (one 0.01 s physics step, IT 055) or F / m with ``impulse``; ``relative`` = in the object's axes.
-- ``teleports`` (position, optional rotation), ``hides`` (gone for good), ``shrouds`` (not drawn, not seen, still
+- ``teleports`` (position, optional rotation), ``hides`` (gone until a later show), ``shrouds`` (not drawn, not seen, still
   physical), ``ghosts`` (collide with nothing and hold still), ``togglePhysics`` (kinematic <-> physical),
   ``openClose``, ``changeMaterials`` (colours), ``lidAttachment`` (a lid snaps onto its container).
 - ``triggeredBy`` objects (interactive imitation): their scripts other than ``shows`` wait until the containers of
@@ -121,6 +121,8 @@ def apply_scripts(world: World, step: int, trigger: TriggerSequence | None = Non
         if spec is None or not _has_scripts(spec, step):
             continue
         own_step = trigger.script_step(spec, step) if trigger is not None else step
+        if own_step is not None:
+            _hides(world, obj, spec, own_step)  # before the shows, as MCSMain.UpdateGameObjectOnStep
         if not obj.held:
             _shows(world, obj, spec, step)
         if own_step is None:
@@ -147,8 +149,20 @@ def _shows(world: World, obj: SimObject, spec, step: int) -> None:
         rotation = show.rotation
         world.set_pose(obj, mcs_to_mj(show.position.x, show.position.y, show.position.z),
                        unity_euler_to_mj_matrix(rotation.x, rotation.y, rotation.z))
-        if not obj.present and not obj.hidden:
+        obj.hidden = False  # a show brings back an object a hide took away
+        if not obj.present:
             world.set_present(obj, True)
+
+
+def _hides(world: World, obj: SimObject, spec, step: int) -> None:
+    """`hides` at a step: the object is taken out of the scene (not drawn, seen, touched or listed) until a later
+    show puts it back."""
+    if obj.held:
+        return
+    for hide in spec.hides or []:
+        if hide.step_begin == step:
+            obj.hidden = True
+            world.set_present(obj, False)
 
 
 def _motions(world: World, obj: SimObject, spec, step: int) -> None:
@@ -233,10 +247,6 @@ def _forces(world: World, obj: SimObject, spec, step: int) -> None:
 
 
 def _flags(world: World, obj: SimObject, spec, step: int) -> None:
-    for hide in spec.hides or []:
-        if hide.step_begin == step:
-            obj.hidden = True
-            world.set_present(obj, False)
     shrouded = any(in_range(step, s.step_begin, s.step_end, s.repeat, s.step_wait) for s in spec.shrouds or [])
     if shrouded != obj.shrouded:
         obj.shrouded = shrouded

@@ -126,7 +126,7 @@ class SimObject:
     carried: bool = False  # inside a held container (moves with it, touches nothing)
     ghost: bool = False  # scripted `ghosts`: collides with nothing and holds still
     shrouded: bool = False  # scripted `shrouds`: not drawn and not seen, still physical
-    hidden: bool = False  # removed for good by a scripted `hides`
+    hidden: bool = False  # taken away by a scripted `hides` (until a later show)
     attached_lid: str = ""  # id of the lid attached to this container (lidAttachment)
     attached_to: str = ""  # id of the container this lid is attached to
     attach_offset: tuple | None = None  # (position, rotation) of an attached lid in its container's frame

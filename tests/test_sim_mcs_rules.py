@@ -101,3 +101,14 @@ def test_hide_and_show_at_one_step_leaves_the_object_shown(sim):
     sim.step("Pass")
     out = sim.step("Pass")
     assert "ball" in _ids(out) and obj(out, "ball").position["x"] == pytest.approx(-1.0, abs=0.01)
+
+
+@pytest.mark.parametrize("action", ["PushObject", "PullObject", "TorqueObject", "RotateObject", "MoveObject"])
+def test_object_action_on_held_object_throws_it(sim, action):
+    """MCSController: pushing, pulling, torquing, rotating or moving the held object throws it forward."""
+    _holding_ball(sim, room=10.0)
+    before = obj(sim.last_output, "ball").position
+    out = sim.step(action, objectId="ball")
+    assert out.return_status == "SUCCESSFUL"
+    after = obj(out, "ball")
+    assert after.held is False and after.position["z"] > before["z"] + 0.1

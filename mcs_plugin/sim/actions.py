@@ -452,8 +452,13 @@ class ActionRunner:
             return None, outcome
         return obj, outcome
 
+    def _targets_held(self, params: dict) -> bool:
+        """Whether an object action names a held object by id: MCS then throws it instead (MCSController's
+        PushObject, PullObject, TorqueObject, RotateObject and MoveObject all call ThrowObject)."""
+        return bool(self.held) and params.get("objectId") in {o.id for o in self.held}
+
     def _push_pull(self, params: dict) -> Outcome:
-        if self.held and params.get("objectId") in {o.id for o in self.held}:
+        if self._targets_held(params):
             return self._throw(params)
         obj, outcome = self._moveable_target(params)
         if obj is None:
@@ -467,6 +472,8 @@ class ActionRunner:
         return outcome
 
     def _torque(self, params: dict) -> Outcome:
+        if self._targets_held(params):
+            return self._throw(params)
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
@@ -542,6 +549,8 @@ class ActionRunner:
         return [self.world.by_id[i] for i, depth in self._overlap_depths(obj).items() if depth > OVERLAP_TOLERANCE]
 
     def _rotate_object(self, params: dict) -> Outcome:
+        if self._targets_held(params):
+            return self._throw(params)
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
@@ -552,6 +561,8 @@ class ActionRunner:
         return outcome
 
     def _move_object(self, params: dict) -> Outcome:
+        if self._targets_held(params):
+            return self._throw(params)
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome

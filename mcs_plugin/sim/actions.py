@@ -26,19 +26,19 @@ from mcs_plugin.sim.performer import (
 from mcs_plugin.sim.world import FLOOR_ID, SimObject, World, yaw_of
 
 S = ReturnStatus
-HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera (IT 005, 046)
+HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera
 HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at least this far above the floor)
-CONTAINER_DROP = 0.05  # an object put into a container is let go this far above its floor (IT 028; Unity's spawn points
+CONTAINER_DROP = 0.05  # an object put into a container is let go this far above its floor (Unity's spawn points
 # there lie 0.05 above the bottom of the receptacle's trigger box)
-SURFACE_GAP = 0.002  # an object put onto a surface is set down just above it (IT 031-038: blocks land at once)
-AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower (IT 124)
+SURFACE_GAP = 0.002  # an object put onto a surface is set down just above it (blocks land at once)
+AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower
 THROW_SPEED = 8.0  # m/s at force 1
-PUSH_IMPULSE = 10.0  # N*s at force 1 (IT 097, 109: a 1 kg ball leaves at 5 m/s with the default force 0.5)
-TORQUE_IMPULSE = 21.9  # N*m*s at force 1 (IT 113: a 6.5 kg 1 x 9 m tool turns 1, 1, 2, 3 degrees in 4 torques)
+PUSH_IMPULSE = 10.0  # N*s at force 1 (a 1 kg ball leaves at 5 m/s with the default force 0.5)
+TORQUE_IMPULSE = 21.9  # N*m*s at force 1 (a 6.5 kg 1 x 9 m tool turns 1, 1, 2, 3 degrees in 4 torques)
 ROTATE_OBJECT_DEGREES = 5.0
 MOVE_OBJECT_DISTANCE = 0.1
 OVERLAP_TOLERANCE = 0.005  # overlaps deeper than this block kinematic moves and rotations of objects
-REACH_TOLERANCE = 1e-3  # an object exactly at the reach is out of it (IT 006: ball surface 1.0 m from the axis)
+REACH_TOLERANCE = 1e-3  # an object exactly at the reach is out of it (ball surface 1.0 m from the axis)
 
 
 @dataclass
@@ -211,7 +211,7 @@ class ActionRunner:
 
         The hand sits ahead of the camera by half the object's larger horizontal side plus HELD_AHEAD, and low
         enough that the object's top is HELD_BELOW under the camera, but never so low that its bottom comes
-        within HELD_BELOW of the floor level. Every held object's origin is at the hand (IT 005, 016, 046, 049).
+        within HELD_BELOW of the floor level. Every held object's origin is at the hand.
         """
         self.hand = self._hand_for(obj)
 
@@ -235,7 +235,7 @@ class ActionRunner:
         self._carry_contents(obj, origin, mat)
 
     def _carry_contents(self, obj: SimObject, pos: np.ndarray, mat: np.ndarray) -> None:
-        """Keep what a held container holds where it sits in the container (IT 071)."""
+        """Keep what a held container holds where it sits in the container."""
         for content, rel_pos, rel_mat in self._carried.get(obj.id, ()):
             self.world.set_pose(content, pos + mat @ rel_pos, mat @ rel_mat)
 
@@ -246,7 +246,7 @@ class ActionRunner:
 
     def _release(self, obj: SimObject, pose: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         """Let go of a held object at `pose` (origin, rotation), by default where the hand would hold it alone
-        (IT 016: a small ball held with a big one); what it carried falls with it."""
+        (a small ball held with a big one); what it carried falls with it."""
         if pose is None:
             self.hold_pose(obj, self._hand_for(obj))
         else:
@@ -310,7 +310,7 @@ class ActionRunner:
         performer = self.performer
         performer.x = float(hidden.get("xPosition", performer.x))
         performer.z = float(hidden.get("zPosition", performer.z))
-        if "yRotation" in hidden:  # MCS teleports the body's yaw and levels the camera (IT 172: tilt 10 -> 0)
+        if "yRotation" in hidden:  # MCS teleports the body's yaw and levels the camera (tilt 10 -> 0)
             performer.yaw, performer.tilt = float(hidden["yRotation"]) % 360.0, 0.0
         performer.place_capsule(self.world, performer.x, performer.z)
         for obj in self.world.objects:
@@ -333,7 +333,7 @@ class ActionRunner:
         if self.max_held and len(self.held) >= self.max_held:
             outcome.status = S.HAND_IS_FULL
             return outcome
-        # Picking up a container takes what it holds along, fixed in it and still seen (IT 071).
+        # Picking up a container takes what it holds along, fixed in it and still seen.
         pos, mat = self.world.body_pos(obj).copy(), self.world.body_mat(obj).copy()
         contents = [(c, mat.T @ (self.world.body_pos(c) - pos), mat.T @ self.world.body_mat(c))
                     for c in self.world.inside(obj)] if obj.receptacle else []
@@ -348,8 +348,8 @@ class ActionRunner:
         self.held.append(obj)
         self.world.set_present(obj, False)
         # MCS turns a picked-up object to face the way the hand does, whatever its rotation was, and turns it with
-        # the performer (IT 151, 158, 163, 166, 167, 170: held rotation_y = the performer's); one taken from an
-        # agent is held as if it were bigger (IT 124, 125, 130, 134, 139).
+        # the performer (held rotation_y = the performer's); one taken from an
+        # agent is held as if it were bigger.
         self._held_rotation[obj.id] = np.eye(3)
         if from_agent:
             self._from_agent.add(obj.id)
@@ -366,7 +366,7 @@ class ActionRunner:
         resolved = receptacle.id if receptacle is not None else None
         outcome = Outcome(S.SUCCESSFUL, resolved_receptacle=resolved)
         if receptacle is not None and receptacle.openable and not receptacle.is_open and receptacle.lid_geom_ids:
-            outcome.status = S.OBSTRUCTED  # a closed container, even out of reach (IT 158)
+            outcome.status = S.OBSTRUCTED  # a closed container, even out of reach
             return outcome
         if failed is not None:
             outcome.status = failed
@@ -382,16 +382,16 @@ class ActionRunner:
     def _place_on(self, obj: SimObject, receptacle: SimObject, hit: np.ndarray | None) -> bool:
         """Set a held object down upright on a receptacle's surface (at the hit point or above its centre).
 
-        As in MCS, the spot on a surface must be within reach of the performer's body axis (IT 035 vs 040); an
+        As in MCS, the spot on a surface must be within reach of the performer's body axis; an
         opened container (chest, drawer) takes the object at its centre once the container itself is in reach
-        (IT 028: 1.2 m away, IT 070: 1.1 m). The object is placed upright (its yaw kept).
+        (even 1.2 m away). The object is placed upright (its yaw kept).
         """
         world = self.world
         box_low, box_high = world.geoms_box(receptacle)  # where its parts are now (drawers slide out)
         top = box_high[2]
         if hit is not None:
             spot = hit
-        else:  # its centre (IT 037), else the point of its footprint nearest the performer where the object fits
+        else:  # its centre, else the point of its footprint nearest the performer where the object fits
             half = max(obj.size[0], obj.size[2]) / 2.0
             middle = (box_low[:2] + box_high[:2]) / 2.0
             spot = middle
@@ -465,7 +465,7 @@ class ActionRunner:
             return outcome
         force = number_param(params, "force", 0.5, 0.0, 1.0)
         # AI2-THOR's ApplyForceObject pushes along the agent's facing (pulls against it), wherever the object is in
-        # view (IT 139: a turtle pushed off-centre goes straight on).
+        # view (a turtle pushed off-centre goes straight on).
         away = yaw_forward_mj(self.performer.yaw)
         sign = 1.0 if self._action == Action.PUSH_OBJECT else -1.0
         self.world.set_velocity(obj, sign * away * PUSH_IMPULSE * force / max(obj.mass, 1e-3))
@@ -486,8 +486,7 @@ class ActionRunner:
         """Move and turn an object if it does not run into anything; False (unchanged) otherwise.
 
         With `shove`, physical objects in the way (not kinematic, structural or agents) and what rests on them are
-        carried along by the same offset, as MCS's MoveObject does (IT 197, 202: a ball; 205, 209: another tool;
-        104: a stack), unless that runs them into something.
+        carried along by the same offset, as MCS's MoveObject does (a ball, another tool, a stack), unless that runs them into something.
         """
         world = self.world
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
@@ -495,7 +494,7 @@ class ActionRunner:
         body_gap = self.performer.reach_distance(world, obj)
         turn = unity_euler_to_mj_matrix(0.0, yaw_deg, 0.0)
         centre = world.center(obj)
-        # What rests on the object goes with it, rigidly (IT 100: a rotated stack; IT 103: a table's load).
+        # What rests on the object goes with it, rigidly (a rotated stack; a table's load).
         riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in self.world.riders(obj)]
         world.set_pose(obj, centre + offset + turn @ (pos - centre), turn @ mat)
         for rider, rider_pos, rider_mat in riders:
@@ -506,7 +505,7 @@ class ActionRunner:
         after = {} if blocked else self._overlap_depths(obj)
         for other in [world.by_id[i] for i, depth in after.items() if depth > before.get(i, 0.0) + OVERLAP_TOLERANCE]:
             if shove and other.dynamic and other.moveable and not (other.frozen or other.ghost or other.structural or other.is_agent):
-                # and what rests on it goes along too (IT 104: a shoved block's stack)
+                # and what rests on it goes along too (a shoved block's stack)
                 for load in [other] + world.riders(other):
                     if load is not obj and all(load is not known[0] for known in carried + riders):
                         carried.append((load, world.body_pos(load).copy()))
@@ -529,7 +528,7 @@ class ActionRunner:
         return not blocked
 
     def _runs_into_performer(self, obj: SimObject, gap_before: float) -> bool:
-        """Whether a moved object came closer to the performer's body than its radius (IT 217: a tool pulled back
+        """Whether a moved object came closer to the performer's body than its radius (a tool pulled back
         stops 0.2 m from the body's axis, not 0.3 m)."""
         gap = self.performer.reach_distance(self.world, obj)
         return gap < PERFORMER_RADIUS and gap < gap_before - 1e-6
@@ -571,7 +570,7 @@ class ActionRunner:
         yaw = self.performer.yaw
         direction = straight * yaw_forward_mj(yaw) + lateral * yaw_right_mj(yaw)
         norm = float(np.linalg.norm(direction))
-        # A diagonal move is 0.1 m along the diagonal (IT 103: 0.07 m on each axis).
+        # A diagonal move is 0.1 m along the diagonal (0.07 m on each axis).
         offset = MOVE_OBJECT_DISTANCE * direction / norm if norm > 1e-9 else np.zeros(3)
         if not self._kinematic_shift(obj, offset, 0.0, shove=True):
             outcome.status = S.OBSTRUCTED
@@ -583,7 +582,7 @@ class ActionRunner:
             return failure
         outcome = Outcome(S.SUCCESSFUL, resolved_object=obj.id)
         opening = self._action == Action.OPEN_OBJECT
-        if obj.openable and obj.attached_to:  # an attached lid opens and closes its container (IT 170, 173)
+        if obj.openable and obj.attached_to:  # an attached lid opens and closes its container
             obj = self.world.by_id.get(obj.attached_to, obj)
         if not obj.openable:
             outcome.status = S.NOT_OPENABLE
@@ -603,7 +602,7 @@ class ActionRunner:
 
     def _restricted(self, obj: SimObject) -> bool:
         """Whether opening `obj` is refused because another door (restrictOpenDoors) or openable object
-        (restrictOpenObjects) was opened before (IT 106: a container may still be opened after a door; IT 179)."""
+        (restrictOpenObjects) was opened before (a container may still be opened after a door)."""
         if not self.restrict_open or obj.id in self._opened_once:
             return False
         if self.restrict_open == "doors":

@@ -111,7 +111,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         mass=float(obj.mass) if obj.mass is not None else float(otype.mass),
         dynamic=physics and not structural,
         # Furniture that only holds things (receptacles, openables that cannot be moved) stays put, as in MCS
-        # (IT 020: a sofa shown 5 cm above the floor stays there); scene `physics` or moving affordances free it.
+        # (a sofa shown 5 cm above the floor stays there); scene `physics` or moving affordances free it.
         frozen=physics and not structural and (kinematic or not (moveable or openable or bool(obj.physics))),
         pickupable=pickupable,
         moveable=moveable,
@@ -139,7 +139,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
 
 
 def _as_plank(sim: SimObject, parts: list) -> list:
-    """Make a physical seesaw object a plank (MCS IT 086, 092): SEESAW_PLANK_THICKNESS thick along its local z,
+    """Make a physical seesaw object a plank: SEESAW_PLANK_THICKNESS thick along its local z,
     held by _plank_joints instead of moving freely."""
     sim.plank, sim.dynamic = True, False
     sim.size = sim.size.copy()
@@ -153,7 +153,7 @@ def _as_plank(sim: SimObject, parts: list) -> list:
 
 
 def _plank_joints(mat: np.ndarray) -> str:
-    """A seesaw plank's joints (MCS IT 086, 092): its centre keeps its x and z (position_z 0.3 through 41 degrees
+    """A seesaw plank's joints: its centre keeps its x and z (position_z 0.3 through 41 degrees
     of tilt) and it turns only about its own x axis, so it rises, falls and pitches as the pivot, the floor and
     the performer's weight let it. The slide's axis is world-vertical in the body's frame."""
     vertical = mat.T @ np.array([0.0, 0.0, 1.0])
@@ -165,9 +165,9 @@ DEFAULT_FLOOR_MATERIAL = "AI2-THOR/Materials/Fabrics/CarpetWhite 3"
 DEFAULT_WALL_MATERIAL = "AI2-THOR/Materials/Walls/DrywallBeige"
 
 
-LIP_THICKNESS = 0.1  # platform lips: thin raised edges along the top of a platform (IT 094: centres 0.05 inside,
+LIP_THICKNESS = 0.1  # platform lips: thin raised edges along the top of a platform (centres 0.05 inside,
 LIP_HEIGHT = 0.3  # 0.15 above the top)
-_LIP_SIDES = {  # side -> (axis across the side, sign, axis along it); MCS "front" is the -z side (IT 094)
+_LIP_SIDES = {  # side -> (axis across the side, sign, axis along it); MCS "front" is the -z side
     "front": (2, -1.0, 0), "back": (2, 1.0, 0), "left": (0, -1.0, 2), "right": (0, 1.0, 2),
 }
 
@@ -249,7 +249,7 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     return specs
 
 
-HOLE_DEPTH = 3.0  # a performer in a hole stands 3 m below the floor (IT 083: camera height -2.238)
+HOLE_DEPTH = 3.0  # a performer in a hole stands 3 m below the floor (camera height -2.238)
 
 
 def _floor_with_holes(scene: Scene, size: tuple[float, float, float], origin: tuple[float, float, float]) -> list:
@@ -320,13 +320,13 @@ def _object_specs(scene: Scene) -> list[_Spec]:
 
 
 def _seen_past(sim: SimObject) -> bool:
-    """Whether other objects are seen past this one (GROUP_SEE_PAST): tools (IT 115, 116)."""
+    """Whether other objects are seen past this one (GROUP_SEE_PAST): tools."""
     return catalog.parse_tool_type(sim.type_name) is not None
 
 
 def _child_components(parent: SimObject, parts: list) -> list[tuple[SimObject, list]]:
     """MCS child components (changing_table drawers and shelves, bookcase shelves...) as their own objects:
-    ``<parent id>_<name>``, receptacles, openable when they slide or swing (IT 082, 154: a changing table is
+    ``<parent id>_<name>``, receptacles, openable when they slide or swing (a changing table is
     listed with its five children). They share the parent's frame and do not move on their own."""
     names = list(dict.fromkeys(name for name in parent.part_names if name))
     children = []
@@ -450,7 +450,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         obj.geom_ids = list(range(first, first + model.body_geomnum[obj.body_id]))
         obj.lid_geom_ids = [g for g, part in zip(obj.geom_ids, spec.parts) if part[4] in catalog.MOVING_ROLES]
         for g, part, open_pose in zip(obj.geom_ids, spec.parts, obj.part_open_centres or [None] * len(spec.parts)):
-            # Lids swing up and drawers slide out; an opened door is taken out of the way (IT 091: MCS does not
+            # Lids swing up and drawers slide out; an opened door is taken out of the way (MCS does not
             # see an opened door from in front of it).
             if open_pose is not None and part[4] in ("lid", "drawer"):
                 closed = (model.geom_pos[g].copy(), model.geom_size[g][:3].copy())

@@ -112,3 +112,17 @@ def test_object_action_on_held_object_throws_it(sim, action):
     assert out.return_status == "SUCCESSFUL"
     after = obj(out, "ball")
     assert after.held is False and after.position["z"] > before["z"] + 0.1
+
+
+def test_intuitive_physics_room_has_its_own_walls_and_no_ceiling(sim):
+    """MCSMain.AdjustRoomStructuralObjects: a passive intuitive-physics scene has no ceiling, a fixed camera and a
+    room of its own (side walls 7.75 m out, walls 6 m high), whatever the scene's room dimensions."""
+    data = scene(ball(z=1.0))
+    data["intuitivePhysics"] = True
+    out = sim.start_scene(data)
+    walls = {o.uuid: o for o in out.structural_object_list}
+    assert set(walls) == {"wall_back", "wall_front", "wall_left", "wall_right"}
+    assert (out.position["x"], out.position["z"], out.camera_height) == pytest.approx((0.0, -4.5, 1.5))
+    assert walls["wall_left"].position["x"] == pytest.approx(-7.75) and walls["wall_right"].position["x"] == pytest.approx(7.75)
+    assert all(w.position["y"] == pytest.approx(3.0) for w in walls.values())
+    assert walls["wall_back"].direction["y"] == pytest.approx(0.894, abs=0.01)  # the camera looks up at its centre

@@ -220,13 +220,16 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     passive = bool(scene.intuitive_physics or scene.isometric or scene.isometric_front_right)
     t = WALL_THICKNESS
     floor_x, floor_z = scene.floor_size()
+    side_x = x / 2 + t / 2  # the side walls' centres
+    if scene.intuitive_physics:  # MCSMain.AdjustRoomStructuralObjects gives intuitive physics its own, taller room
+        side_x, y = INTUITIVE_PHYSICS_SIDE_WALL_X, INTUITIVE_PHYSICS_WALL_HEIGHT
     # name, origin, box centre relative to the origin, box size
     pieces = [
         ("floor", (0.0, -t / 2, 0.0), (0.0, 0.0, 0.0), (floor_x + 2 * t, t, floor_z + 2 * t)),
-        ("wall_back", (0.0, y / 2, -(z / 2 + t / 2)), (0.0, 0.0, 0.0), (x + 2 * t, y, t)),
-        ("wall_front", (0.0, y / 2, z / 2 + t / 2), (0.0, 0.0, 0.0), (x + 2 * t, y, t)),
-        ("wall_left", (-(x / 2 + t / 2), y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
-        ("wall_right", (x / 2 + t / 2, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
+        ("wall_back", (0.0, y / 2, -(z / 2 + t / 2)), (0.0, 0.0, 0.0), (2 * side_x + t, y, t)),
+        ("wall_front", (0.0, y / 2, z / 2 + t / 2), (0.0, 0.0, 0.0), (2 * side_x + t, y, t)),
+        ("wall_left", (-side_x, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
+        ("wall_right", (side_x, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
     ]
     if not passive:
         pieces.append(("ceiling", (0.0, y, 0.0), (0.0, t / 2, 0.0), (x + 2 * t, t, z + 2 * t)))
@@ -249,6 +252,11 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     return specs
 
 
+# An intuitive-physics room (measured: the four walls' recorded positions, directions and distances from the fixed
+# camera agree on side walls centred 7.75 m out and walls 6 m high, centre 3 m up; MCS's source sets these scenes' walls
+# from constants of their own, other values in older releases).
+INTUITIVE_PHYSICS_SIDE_WALL_X = 7.75
+INTUITIVE_PHYSICS_WALL_HEIGHT = 6.0
 HOLE_DEPTH = 3.0  # a performer in a hole stands 3 m below the floor (camera height -2.238)
 
 

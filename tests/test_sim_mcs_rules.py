@@ -126,3 +126,11 @@ def test_intuitive_physics_room_has_its_own_walls_and_no_ceiling(sim):
     assert walls["wall_left"].position["x"] == pytest.approx(-7.75) and walls["wall_right"].position["x"] == pytest.approx(7.75)
     assert all(w.position["y"] == pytest.approx(3.0) for w in walls.values())
     assert walls["wall_back"].direction["y"] == pytest.approx(0.894, abs=0.01)  # the camera looks up at its centre
+
+
+def test_structures_are_reported_visible_even_out_of_view(sim):
+    """MCSController.generateMetadataWrapper lists structures apart and reports them all visible, wherever they are."""
+    out = sim.start_scene(scene(wall("behind", z=-2.0)))
+    walls = {o.uuid: o for o in out.structural_object_list}
+    assert walls["behind"].direction["z"] < 0  # behind the performer
+    assert all(o.visible for o in walls.values())

@@ -134,3 +134,14 @@ def test_structures_are_reported_visible_even_out_of_view(sim):
     walls = {o.uuid: o for o in out.structural_object_list}
     assert walls["behind"].direction["z"] < 0  # behind the performer
     assert all(o.visible for o in walls.values())
+
+
+def test_image_point_ray_goes_through_the_pixels_lower_left_corner(sim):
+    """MCS's Python API sends Unity (int(x), height - 1 - int(y)) and Camera.ScreenPointToRay aims at that screen
+    point, the lower left corner of the pixel: in a 600 x 400 image pixel (300, 199) looks straight ahead."""
+    sim.start_scene(scene())
+    forward, _ = sim.performer.camera_axes()
+    ray = sim._runner._ray_from_params({"objectImageCoordsX": 300, "objectImageCoordsY": 199}, "object")
+    assert ray == pytest.approx(forward, abs=1e-9)
+    off = sim._runner._ray_from_params({"objectImageCoordsX": 300.9, "objectImageCoordsY": 199.9}, "object")
+    assert off == pytest.approx(ray, abs=1e-12)  # fractions of a pixel are dropped

@@ -128,8 +128,10 @@ class ActionRunner:
         _, forward, up = self._camera()
         x_key, y_key = f"{prefix}ImageCoordsX", f"{prefix}ImageCoordsY"
         if x_key in params or y_key in params:
-            px = int(float(params.get(x_key, 0))) + 0.5
-            py = int(float(params.get(y_key, 0))) + 0.5
+            # MCS's Python API sends Unity the integer screen point (x, height - 1 - y), origin at the bottom left,
+            # and Camera.ScreenPointToRay aims at that point: the lower left corner of the pixel, not its centre.
+            px = float(int(float(params.get(x_key, 0))))
+            py = float(int(float(params.get(y_key, 0))) + 1)
             return pixel_ray(px, py, self.width, self.height, CAMERA_FIELD_OF_VIEW, forward, up)
         dir_keys = direction_keys(prefix)
         if any(k in params for k in dir_keys):

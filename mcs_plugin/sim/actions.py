@@ -169,9 +169,10 @@ class ActionRunner:
             if obj is None:
                 return None, S.NOT_INTERACTABLE, None
             hit = cam + direction * dist
-            # MCS only turns the image point into an id (MCSController.ConvertScreenPointToId); the action then
-            # checks that id's visibility as for an id given directly.
-            visible = (FLOOR_ID if obj.is_floor else obj.id) in self.visible()
+            # MCS only turns an image point into an id (MCSController.ConvertScreenPointToId); the action then checks
+            # that id's visibility as for an id given directly. (A seed-002 direction vector keeps its target.)
+            by_image = f"{prefix}ImageCoordsX" in params or f"{prefix}ImageCoordsY" in params
+            visible = not by_image or (FLOOR_ID if obj.is_floor else obj.id) in self.visible()
             if obj.is_floor and self.world.floor_grid is not None:
                 obj = self.world.floor_tile(self.world.floor_grid.tile_id(hit[0], hit[1]) or "") or obj
         if not visible:

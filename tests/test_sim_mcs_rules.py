@@ -103,15 +103,22 @@ def test_hide_and_show_at_one_step_leaves_the_object_shown(sim):
     assert "ball" in _ids(out) and obj(out, "ball").position["x"] == pytest.approx(-1.0, abs=0.01)
 
 
-@pytest.mark.parametrize("action", ["PushObject", "PullObject", "TorqueObject", "RotateObject", "MoveObject"])
-def test_object_action_on_held_object_throws_it(sim, action):
-    """MCSController: pushing, pulling, torquing, rotating or moving the held object throws it forward."""
+@pytest.mark.parametrize(("action", "params", "ahead"), [
+    ("PushObject", {}, (0.1, 1.0)), ("PullObject", {"force": 1.0}, (0.3, 1.0)), ("TorqueObject", {}, (0.1, 1.0)),
+    ("RotateObject", {}, (0.0, 0.08)), ("MoveObject", {"lateral": 1}, (0.0, 0.08)),
+    ("TorqueObject", {"force": -0.5}, (-1.0, -0.05)),
+])
+def test_object_action_on_held_object_throws_it(sim, action, params, ahead):
+    """MCSController: pushing, pulling, torquing, rotating or moving the held object throws it, with the action's
+    moveMagnitude (MCS's Python API): the force for Push, Pull and Torque (a negative torque throws it back), 0.1 for
+    Rotate and Move. One action later the ball is `ahead` (low, high) metres further along z."""
     _holding_ball(sim, room=10.0)
     before = obj(sim.last_output, "ball").position
-    out = sim.step(action, objectId="ball")
+    out = sim.step(action, objectId="ball", **params)
     assert out.return_status == "SUCCESSFUL"
     after = obj(out, "ball")
-    assert after.held is False and after.position["z"] > before["z"] + 0.1
+    assert after.held is False
+    assert ahead[0] < after.position["z"] - before["z"] < ahead[1]
 
 
 def test_intuitive_physics_room_has_its_own_walls_and_no_ceiling(sim):

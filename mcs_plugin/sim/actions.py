@@ -33,6 +33,7 @@ CONTAINER_DROP = 0.05  # an object put into a container is let go this far above
 SURFACE_GAP = 0.002  # an object put onto a surface is set down just above it (blocks land at once)
 AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower
 THROW_SPEED = 8.0  # m/s at force 1
+HELD_THROW_MAGNITUDE = 0.1  # MoveObject / RotateObject on the held object throw it with MCS's default moveMagnitude
 PUSH_IMPULSE = 10.0  # N*s at force 1 (a 1 kg ball leaves at 5 m/s with the default force 0.5)
 TORQUE_IMPULSE = 21.9  # N*m*s at force 1 (a 6.5 kg 1 x 9 m tool turns 1, 1, 2, 3 degrees in 4 torques)
 ROTATE_OBJECT_DEGREES = 5.0
@@ -421,11 +422,13 @@ class ActionRunner:
         self._release(obj)
         return Outcome(S.SUCCESSFUL, resolved_object=obj.id)
 
-    def _throw(self, params: dict) -> Outcome:
+    def _throw(self, params: dict, force: float | None = None) -> Outcome:
+        """Let go of a held object and throw it with `force` (default: the `force` parameter, 0.5)."""
         obj, failure = self._held_object(params)
         if failure is not None:
             return Outcome(failure)
-        force = number_param(params, "force", 0.5, 0.0, 1.0)
+        if force is None:
+            force = number_param(params, "force", 0.5, 0.0, 1.0)
         direction = self._ray_from_params(params, "object")
         aim = None
         by_image = direction is not None and any(k in params for k in ("objectImageCoordsX", "objectImageCoordsY"))
@@ -457,7 +460,8 @@ class ActionRunner:
 
     def _targets_held(self, params: dict) -> bool:
         """Whether an object action names a held object by id: MCS then throws it instead (MCSController's
-        PushObject, PullObject, TorqueObject, RotateObject and MoveObject all call ThrowObject)."""
+        PushObject, PullObject, TorqueObject, RotateObject and MoveObject all call ThrowObject, with the action's
+        moveMagnitude: the force for the first three, MCS's Python default 0.1 for the others)."""
         return bool(self.held) and params.get("objectId") in {o.id for o in self.held}
 
     def _push_pull(self, params: dict) -> Outcome:
@@ -476,7 +480,7 @@ class ActionRunner:
 
     def _torque(self, params: dict) -> Outcome:
         if self._targets_held(params):
-            return self._throw(params)
+            return self._throw(params, number_param(params, "force", 0.5, -1.0, 1.0))
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
@@ -552,7 +556,7 @@ class ActionRunner:
 
     def _rotate_object(self, params: dict) -> Outcome:
         if self._targets_held(params):
-            return self._throw(params)
+            return self._throw(params, HELD_THROW_MAGNITUDE)
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
@@ -564,7 +568,7 @@ class ActionRunner:
 
     def _move_object(self, params: dict) -> Outcome:
         if self._targets_held(params):
-            return self._throw(params)
+            return self._throw(params, HELD_THROW_MAGNITUDE)
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.sim_scenes import ball, obj, scene, wall
+from tests.sim_scenes import ball, chest, obj, scene, wall
 
 SIM_DIR = Path(__file__).resolve().parents[1] / "mcs_plugin" / "sim"
 
@@ -152,3 +152,43 @@ def test_image_point_ray_goes_through_the_pixels_lower_left_corner(sim):
     assert ray == pytest.approx(forward, abs=1e-9)
     off = sim._runner._ray_from_params({"objectImageCoordsX": 300.9, "objectImageCoordsY": 199.9}, "object")
     assert off == pytest.approx(ray, abs=1e-12)  # fractions of a pixel are dropped
+
+
+def _box(object_id: str, x: float, y: float, z: float, size: tuple[float, float, float], **flags) -> dict:
+    return {"id": object_id, "type": "cube", "shows": [{"stepBegin": 0, "position": {"x": x, "y": y, "z": z},
+                                                        "scale": dict(zip("xyz", size))}], **flags}
+
+
+def test_put_on_a_surface_avoids_what_already_stands_there(sim):
+    """AI2-THOR's PlaceObjectReceptacle tries the receptacle's spots in turn until the object fits: a ball put on a
+    stand whose centre holds a block goes beside the block (resting on the stand), not into it."""
+    stand = _box("stand", 0.0, 0.2, 0.9, (1.0, 0.4, 0.6), kinematic=True, receptacle=True)
+    block = _box("block", 0.0, 0.5, 0.9, (0.2, 0.2, 0.2), mass=5)
+    sim.start_scene(scene(stand, block, ball(x=0.5, z=0.6, diameter=0.2), tilt=30))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="stand")
+    assert out.return_status == "SUCCESSFUL"
+    placed, other = obj(out, "ball").position, obj(out, "block").position
+    assert placed["y"] == pytest.approx(0.5, abs=0.02)  # on the stand's top (0.4), not on the block
+    assert np.hypot(placed["x"] - other["x"], placed["z"] - other["z"]) >= 0.2 - 0.01
+
+
+def test_put_into_a_container_too_small_is_obstructed(sim):
+    """An object that fits nowhere in an opened container is not put in: OBSTRUCTED, still held."""
+    sim.start_scene(scene(chest(x=0.45, z=0.8), ball(x=-0.45, z=0.9, diameter=0.6), tilt=30))
+    assert sim.step("OpenObject", objectId="chest").return_status == "SUCCESSFUL"
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="chest")
+    assert out.return_status == "OBSTRUCTED" and obj(out, "ball").held is True
+
+
+def test_put_into_a_container_that_fits_succeeds(sim):
+    """The same chest takes a 0.3 m ball: let go above its floor at its centre, it comes to rest inside."""
+    sim.start_scene(scene(chest(x=0.45, z=0.8), ball(x=-0.45, z=0.9, diameter=0.3), tilt=30))
+    sim.step("OpenObject", objectId="chest")
+    sim.step("PickupObject", objectId="ball")
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="chest")
+    assert out.return_status == "SUCCESSFUL" and obj(out, "ball").held is False
+    for _ in range(6):
+        out = sim.step("Pass")
+    assert obj(out, "ball").position == pytest.approx({"x": 0.45, "y": 0.187, "z": 0.8}, abs=0.01)

@@ -39,6 +39,8 @@ TORQUE_IMPULSE = 21.9  # N*m*s at force 1 (a 6.5 kg 1 x 9 m tool turns 1, 1, 2, 
 ROTATE_OBJECT_DEGREES = 5.0
 MOVE_OBJECT_DISTANCE = 0.1
 OVERLAP_TOLERANCE = 0.005  # overlaps deeper than this block kinematic moves and rotations of objects
+PLACE_GRID_STEP = 0.05  # metres between the other spots PutObject tries on a receptacle where the first is taken
+PLACE_GRID_CELLS = 20  # ...and at most this many along its longer side
 REACH_TOLERANCE = 1e-3  # an object exactly at the reach is out of it (ball surface 1.0 m from the axis)
 
 
@@ -64,6 +66,16 @@ def _lenient_angles(params: dict, keys: tuple[tuple[str, float], ...]) -> tuple[
             value, status = 0.0, S.SUCCESSFUL_WITH_INVALID_PARAMETERS
         values.append(value)
     return values, status
+
+
+def _spots_nearest_first(first: np.ndarray, low: np.ndarray, high: np.ndarray) -> list[np.ndarray]:
+    """`first`, then a grid of points over the (x, y) box low..high, nearest to `first` first."""
+    step = max(PLACE_GRID_STEP, float(np.max(high - low)) / PLACE_GRID_CELLS)
+    xs = np.arange(low[0], high[0] + 1e-9, step)
+    ys = np.arange(low[1], high[1] + 1e-9, step)
+    grid = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)
+    grid = grid[np.argsort(np.linalg.norm(grid - first, axis=1), kind="stable")]
+    return [first, *grid]
 
 
 def _is_door(obj: SimObject) -> bool:
@@ -388,32 +400,58 @@ class ActionRunner:
 
         As in MCS, the spot on a surface must be within reach of the performer's body axis; an
         opened container (chest, drawer) takes the object at its centre once the container itself is in reach
-        (even 1.2 m away). The object is placed upright (its yaw kept).
+        (even 1.2 m away). The object is placed upright (its yaw kept). It must fit there, overlapping nothing
+        (another object, a container's walls): on a surface the nearest spot in reach where it fits is taken
+        instead, and none means OBSTRUCTED, as does an object too big for a container (AI2-THOR's
+        PlaceObjectReceptacle tries the receptacle's spawn points in turn and fails when the object fits at none).
         """
         world = self.world
         box_low, box_high = world.geoms_box(receptacle)  # where its parts are now (drawers slide out)
         top = box_high[2]
         if hit is not None:
-            spot = hit
+            first = hit[:2]
         else:  # its centre, else the point of its footprint nearest the performer where the object fits
             half = max(obj.size[0], obj.size[2]) / 2.0
             middle = (box_low[:2] + box_high[:2]) / 2.0
-            spot = middle
+            first = middle
             if not receptacle.openable and self.performer.axis_distance(np.array([*middle, top])) > PERFORMER_REACH:
                 low, high = box_low[:2] + half, box_high[:2] - half
                 low, high = np.minimum(low, middle), np.maximum(high, middle)
-                spot = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
-        dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
-        surface = top + 0.01 - dist if dist >= 0 else top
-        in_reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface])) <= PERFORMER_REACH - REACH_TOLERANCE
-        if not (in_reach or receptacle.openable):
-            return False
+                first = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
         mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
         local_centre = mat @ obj.bounds_center[[0, 2, 1]]
-        centre = np.array([spot[0], spot[1], surface + obj.size[1] / 2.0 + (CONTAINER_DROP if receptacle.openable else SURFACE_GAP)])
-        self._release(obj, (centre - local_centre, mat))
+        lift = obj.size[1] / 2.0 + (CONTAINER_DROP if receptacle.openable else SURFACE_GAP)
+        # A container takes the object at its centre or not at all; a surface may take it at another spot.
+        spots = [np.asarray(first, float)] if receptacle.openable else _spots_nearest_first(
+            np.asarray(first, float), box_low[:2], box_high[:2])
+        for index, spot in enumerate(spots):
+            dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
+            if index and dist < 0:
+                continue  # off the receptacle
+            surface = top + 0.01 - dist if dist >= 0 else top
+            in_reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface])) <= PERFORMER_REACH - REACH_TOLERANCE
+            if not (in_reach or receptacle.openable):
+                if index == 0:
+                    return False
+                continue
+            pose = (np.array([spot[0], spot[1], surface + lift]) - local_centre, mat)
+            if self._fits(obj, pose):
+                self._release(obj, pose)
+                world.forward()
+                return True
+        return False
+
+    def _fits(self, obj: SimObject, pose: tuple[np.ndarray, np.ndarray]) -> bool:
+        """Whether a held object set at `pose` would overlap nothing by more than OVERLAP_TOLERANCE."""
+        world = self.world
+        before = world.body_pos(obj).copy(), world.body_mat(obj).copy()
+        world.set_pose(obj, *pose)
         world.forward()
-        return True
+        clear = all(-dist <= OVERLAP_TOLERANCE for geom in obj.geom_ids for other, dist, _ in world.contacts(geom)
+                    if world.owner(other) is not obj)
+        world.set_pose(obj, *before)
+        world.forward()
+        return clear
 
     def _drop(self, params: dict) -> Outcome:
         obj, failure = self._held_object(params)

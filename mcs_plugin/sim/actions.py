@@ -429,7 +429,8 @@ class ActionRunner:
             if index and dist < 0:
                 continue  # off the receptacle
             surface = top + 0.01 - dist if dist >= 0 else top
-            in_reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface])) <= PERFORMER_REACH - REACH_TOLERANCE
+            reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface]))
+            in_reach = reach <= PERFORMER_REACH - REACH_TOLERANCE
             if not (in_reach or receptacle.openable):
                 if index == 0:
                     return False
@@ -531,7 +532,8 @@ class ActionRunner:
         """Move and turn an object if it does not run into anything; False (unchanged) otherwise.
 
         With `shove`, physical objects in the way (not kinematic, structural or agents) and what rests on them are
-        carried along by the same offset, as MCS's MoveObject does (a ball, another tool, a stack), unless that runs them into something.
+        carried along by the same offset, as MCS's MoveObject does (a ball, another tool, a stack), unless that runs
+        them into something.
         """
         world = self.world
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()

@@ -192,3 +192,33 @@ def test_put_into_a_container_that_fits_succeeds(sim):
     for _ in range(6):
         out = sim.step("Pass")
     assert obj(out, "ball").position == pytest.approx({"x": 0.45, "y": 0.187, "z": 0.8}, abs=0.01)
+
+
+def _pushed_travel(sim, **flags) -> float:
+    sim.start_scene(scene(ball(z=0.7, diameter=0.3, **flags), tilt=30))
+    start = obj(sim.last_output, "ball").position["z"]
+    assert sim.step("PushObject", objectId="ball", force=0.5).return_status == "SUCCESSFUL"
+    for _ in range(10):
+        out = sim.step("Pass")
+    return obj(out, "ball").position["z"] - start
+
+
+def test_physics_properties_set_unity_drag(sim):
+    """MCSMain.AssignPhysicsMaterialAndRigidBodyValues: enabled physicsProperties set the rigidbody's drag and
+    angular drag (a field left out is 0): a force -drag * m * v and a torque -angularDrag * I * omega."""
+    free = _pushed_travel(sim)
+    dragged = _pushed_travel(sim, physicsProperties={"enable": True, "drag": 4.0})
+    assert dragged < 0.6 * free
+    body = sim.world.by_id["ball"]
+    damping = sim.world.model.dof_damping[body.qvel_adr : body.qvel_adr + 6]
+    mass, inertia = sim.world.model.body_mass[body.body_id], sim.world.model.body_inertia[body.body_id]
+    assert damping[:3] == pytest.approx([4.0 * mass] * 3)
+    assert damping[3:] == pytest.approx([0.0, 0.0, 0.0])  # angularDrag left out: 0, not Unity's default 0.5
+    assert body.angular_drag == 0.0
+
+
+def test_physics_properties_not_enabled_keep_the_defaults(sim):
+    """Without `enable`, physicsProperties change nothing: no drag, angular drag 0.5."""
+    sim.start_scene(scene(ball(z=0.7, physicsProperties={"enable": False, "drag": 4.0})))
+    body = sim.world.by_id["ball"]
+    assert (body.drag, body.angular_drag) == (0.0, 0.5)

@@ -209,6 +209,17 @@ def _room_materials(scene: Scene) -> dict[str, str]:
     return materials
 
 
+def _apply_physics_properties(obj: SimObject) -> None:
+    """An object's enabled `physicsProperties` set its drag and angular drag (MCSMain's
+    AssignPhysicsMaterialAndRigidBodyValues assigns every field, so one the scene leaves out is Unity's JSON default,
+    0). Friction and bounciness are not modelled (no recording to measure MuJoCo's equivalents on)."""
+    props = obj.scene_object.physics_properties if obj.scene_object is not None else None
+    if props is None or not props.enable:
+        return
+    obj.drag = float(props.drag or 0.0)
+    obj.angular_drag = float(props.angular_drag or 0.0)
+
+
 def _room_specs(scene: Scene) -> list[_Spec]:
     """Floor, ceiling and the four walls as structural objects (MCS ids and placement).
 
@@ -469,8 +480,10 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         if obj.dynamic:
             joint = model.body_jntadr[obj.body_id]
             obj.qpos_adr, obj.qvel_adr = int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])
-            # Unity's angular drag: a torque -drag * I * omega on the rotational degrees of freedom.
-            model.dof_damping[obj.qvel_adr + 3 : obj.qvel_adr + 6] = ANGULAR_DRAG * model.body_inertia[obj.body_id]
+            _apply_physics_properties(obj)
+            # Unity's drag and angular drag: a force -drag * m * v and a torque -angularDrag * I * omega.
+            model.dof_damping[obj.qvel_adr : obj.qvel_adr + 3] = obj.drag * model.body_mass[obj.body_id]
+            model.dof_damping[obj.qvel_adr + 3 : obj.qvel_adr + 6] = obj.angular_drag * model.body_inertia[obj.body_id]
         elif obj.plank:
             joint = model.body_jntadr[obj.body_id]
             obj.plank_dofs = (int(model.jnt_dofadr[joint]), int(model.jnt_dofadr[joint + 1]))

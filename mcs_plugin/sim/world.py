@@ -117,6 +117,8 @@ class SimObject:
     was_picked_up: bool = False
     calm_actions: int = 0  # consecutive actions with kinetic energy under the sleep threshold
     spin: float = 0.0  # rad/s about the vertical (MuJoCo +z) of a TorqueObject spin, turned by World.advance
+    drag: float = 0.0  # Unity Rigidbody.drag (1/s): linear velocity damping
+    angular_drag: float = ANGULAR_DRAG  # Unity Rigidbody.angularDrag (1/s)
     part_names: list[str] = field(default_factory=list)  # per part: MCS child-component suffix ("" = own part)
     part_open_centres: list = field(default_factory=list)  # per part: (centre, size) in the object frame when open
     moving_part_poses: dict = field(default_factory=dict)  # geom -> ((pos, half size) closed, (pos, half size) open)
@@ -421,7 +423,7 @@ class World:
     def _turn_spinning(self, obj: SimObject, dt: float, deceleration: float) -> None:
         """Slow a spin by `dt` of angular drag and friction, then turn the object by it about the vertical through
         its centre of mass (semi-implicit, as PhysX integrates)."""
-        spin = obj.spin * (1.0 - ANGULAR_DRAG * dt)
+        spin = obj.spin * (1.0 - obj.angular_drag * dt)
         obj.spin = math.copysign(max(0.0, abs(spin) - deceleration * dt), spin)
         qpos = self.data.qpos[obj.qpos_adr : obj.qpos_adr + 7]
         half = obj.spin * dt / 2.0

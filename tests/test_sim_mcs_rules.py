@@ -222,3 +222,32 @@ def test_physics_properties_not_enabled_keep_the_defaults(sim):
     sim.start_scene(scene(ball(z=0.7, physicsProperties={"enable": False, "drag": 4.0})))
     body = sim.world.by_id["ball"]
     assert (body.drag, body.angular_drag) == (0.0, 0.5)
+
+
+@pytest.mark.parametrize("height", [0.5, 1.0])
+def test_a_ramp_up_to_45_degrees_leads_onto_the_platform_at_its_top(sim, height):
+    """MCS's controller climbs structures inclined up to 45 degrees (MatchAgentHeightToStructureBelow); the platform
+    edge at the top of a 1 m ramp is a step once the body stands on the ramp beside it, so walking on reaches the
+    platform's top (camera 0.762 above it) at 27 and 45 degrees alike."""
+    ramp = {"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": height / 2, "z": 1.5},
+                       "scale": {"x": 1, "y": height, "z": 1}}]}
+    platform = {"id": "platform", "type": "cube", "kinematic": True, "structure": True,
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": height / 2, "z": 3},
+                           "scale": {"x": 1, "y": height, "z": 2}}]}
+    sim.start_scene(scene(ramp, platform))
+    outs = [sim.step("MoveAhead") for _ in range(26)]
+    assert all(out.return_status == "SUCCESSFUL" for out in outs)
+    assert outs[-1].camera_height == pytest.approx(0.762 + height, abs=0.01)
+    assert outs[-1].position["z"] > 2.3
+
+
+def test_a_60_degree_ramp_stays_too_steep(sim):
+    """Steeper than 45 degrees is not climbed: walking into a 60-degree ramp is OBSTRUCTED near its foot."""
+    ramp = {"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.866, "z": 1.5},
+                       "scale": {"x": 1, "y": 1.732, "z": 1}}]}
+    sim.start_scene(scene(ramp))
+    statuses = [sim.step("MoveAhead").return_status for _ in range(15)]
+    assert "OBSTRUCTED" in statuses
+    assert sim.last_output.camera_height < 0.762 + 0.3

@@ -187,8 +187,9 @@ class Performer:
 
     def press_plank(self, world: World) -> None:
         """Push the seesaw plank the performer stands on (if any) down with its weight, once before an action's
-        physics: a plank tips 2, 6, 11 degrees after 1-3 actions under a performer on its end, and a tilted one only lifts its low end once the
-        performer is 0.15 m past the pivot, as one such push per action (not one per height match) makes them."""
+        physics: a plank tips 2, 6, 11 degrees after 1-3 actions under a performer on its end, and a tilted one only
+        lifts its low end once the performer is 0.15 m past the pivot, as one such push per action (not one per height
+        match) makes them."""
         if not world.has_planks or self.fixed_camera_y is not None:
             return
         owner, height = self.support(world, self.x, self.z, self._body_top())
@@ -226,11 +227,13 @@ class Performer:
             self.floor_y += float(away[2]) * depth
         self.place_capsule(world, self.x, self.z)
 
-    def _side_in_the_way(self, world: World, x: float, z: float) -> bool:
+    def _side_in_the_way(self, world: World, x: float, z: float, feet: float | None = None) -> bool:
         """Whether Unity's capsule, moved to (x, z) at its present height, would run into a structure too steep to
         walk on (walls, platform sides, lips, the side of a ramp); gentler surfaces are climbed, and so is an
-        edge no higher than MAX_RISE above the feet, a step (a 0.1 m rotating cog)."""
-        return any(away[2] < CLIMB_NORMAL_Z and height - self.floor_y > MAX_RISE
+        edge no higher than MAX_RISE above the feet where the step ends (`feet`, default where they are now): a
+        0.1 m rotating cog, a platform's edge at the top of a 45-degree ramp."""
+        feet = self.floor_y if feet is None else feet
+        return any(away[2] < CLIMB_NORMAL_Z and height - feet > MAX_RISE
                    for _, away, height in self._structure_overlaps(world, x, z, self.floor_y))
 
     def clear_light_objects(self, world: World) -> list:
@@ -305,7 +308,8 @@ class Performer:
         rise = new_floor - self.floor_y
         if rise > MAX_RISE * scale or (rise > 1e-3 and world.last_cast_normal[2] < CLIMB_NORMAL_Z):
             return False  # a structure too steep to climb (60 degrees) or a step up
-        if world.lip_in_the_way(x, z, STRUCTURE_RADIUS) or self._side_in_the_way(world, x, z):
+        feet = max(new_floor, self.floor_y)  # edges are steps by where the feet will be
+        if world.lip_in_the_way(x, z, STRUCTURE_RADIUS) or self._side_in_the_way(world, x, z, feet):
             return False
         if self.blocked_at(world, x, z, floor_y=max(new_floor, self.floor_y)):
             return False

@@ -99,3 +99,42 @@ def test_target_point_sensor_bearing_and_distance(tmp_path):
     away = task.step(task.vocabulary.index("LookUp"))
     assert away.info["reward_terms"]["aim"] < 0
     source.close()
+
+
+def test_expert_labels_ignore_the_learners_failed_actions(tmp_path):
+    """Under DAgger the learner acts: its failed action where the expert said pick up must not count as the
+    expert's failed aim."""
+    source = sampler(tmp_path, scene(ball(z=2.5), goal=GOAL))
+    task = source.next_task()
+    pickup = task.vocabulary.index("PickupObject")
+    label, ok = task.query_expert()
+    while ok and label != pickup and not task.is_done():
+        task.step(label)
+        label, ok = task.query_expert()
+    assert ok and label == pickup
+    task.step(task.vocabulary.index("OpenObject"))  # the learner tries to open the ball instead
+    assert not task.last_action_success
+    assert task.query_expert() == (pickup, True)
+    assert task._expert.failures == 0 and not any(task._expert._bad.values())
+    source.close()
+
+
+def test_expert_labels_pause_after_the_expert_finds_no_way(tmp_path):
+    """Where the expert finds no way on (the target walled off), the next steps go unlabelled instead of paying
+    for the same futile search at every step; then it is asked again."""
+    from mcs_plugin.tasks.base import LABEL_RETRY_STEPS
+
+    source = sampler(tmp_path, scene(wall(z=2.0, width=10.0), ball(z=3.5), goal=GOAL))
+    task = source.next_task()
+    assert task.query_expert() == (0, False)
+    asked = []
+    ask = task._expert.next_action
+    task._expert.next_action = lambda output: asked.append(output.step_number) or ask(output)
+    turn = task.vocabulary.index("RotateLeft")
+    for _ in range(LABEL_RETRY_STEPS):
+        task.step(turn)
+        assert task.query_expert() == (0, False)
+    assert not asked
+    task.step(turn)
+    assert task.query_expert() == (0, False) and asked
+    source.close()

@@ -174,6 +174,10 @@ class Expert:
         self._remember(output, choice)
         return choice
 
+    def overruled(self) -> None:
+        """Its last suggestion was not carried out (a learner acted instead): learn nothing from the next outcome."""
+        self._last = None
+
     # -- to implement ------------------------------------------------------------------------------------------
     def _decide(self, output) -> ActionChoice | None:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -36,6 +36,11 @@ class RewardConfig:
 
 
 REWARD_TERMS = ("success", "progress", "aim", "step", "failed_action")
+# Expert labels (DAgger): a search budget that finds the expert's plans in generated rooms (a few thousand nodes)
+# but bounds a futile search, and how many steps to leave a learner unlabelled after the expert found no way on
+# (its searches would fail again from nearby states, at the full cost each time), doubled at each repeat.
+LABEL_SEARCH_EXPANSIONS = 20_000
+LABEL_RETRY_STEPS = 8
 
 
 class MCSTask(Task):
@@ -71,6 +76,10 @@ class MCSTask(Task):
         start = env.last_output.position
         self._position = None if start is None else (start["x"], start["z"])
         self._expert = None  # created on the first query; False when the goal category has no expert
+        self._suggested: Optional[int] = None  # the expert's last label and the action then taken (DAgger: may differ)
+        self._taken: Optional[int] = None
+        self._unlabelled_steps = 0  # steps left without expert labels after the expert found no way on
+        self._label_failures = 0
         self.last_action_success = True
 
     @staticmethod
@@ -105,6 +114,7 @@ class MCSTask(Task):
 
     def _step(self, action: int) -> RLStepResult:
         chosen = self.vocabulary[int(action)]
+        self._taken = int(action)
         terms = dict.fromkeys(REWARD_TERMS, 0.0)
         terms["step"] = self.reward_config.step
         if chosen.name == END:
@@ -221,11 +231,18 @@ class MCSTask(Task):
         if self._expert is None:
             try:
                 names = {action.name for action in self.vocabulary.actions}
-                self._expert = make_expert(self.task_info["goal_category"], allowed=names)
+                self._expert = make_expert(self.task_info["goal_category"], allowed=names,
+                                           max_expansions=LABEL_SEARCH_EXPANSIONS)
             except NoExpertError:
                 self._expert = False
         if self._expert is False:
             return 0, False
+        if self._unlabelled_steps > 0:
+            self._unlabelled_steps -= 1
+            return 0, False
+        if self._suggested is not None and self._taken != self._suggested:
+            self._expert.overruled()  # a learner's action failing is no evidence against the expert's aim
+        self._suggested = None
         suggestion = self._expert.next_action(self.env.last_output)
         if suggestion is None:
             # The expert gives up on its own runs (too many failures, going round in circles); labelling a learner's
@@ -233,11 +250,15 @@ class MCSTask(Task):
             self._expert.reset()
             suggestion = self._expert.next_action(self.env.last_output)
         if suggestion is None:
+            self._unlabelled_steps = LABEL_RETRY_STEPS * 2 ** self._label_failures
+            self._label_failures += 1
+            self._expert.reset()
             return 0, False
         try:
-            return self.vocabulary.index(suggestion[0]), True
+            self._suggested = self.vocabulary.index(suggestion[0])
         except ValueError:
             return 0, False
+        return self._suggested, True
 
     # -- goal-specific ------------------------------------------------------------------------------
     def goal_achieved(self, output: StepMetadata) -> bool:

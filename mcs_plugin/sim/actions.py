@@ -26,19 +26,22 @@ from mcs_plugin.sim.performer import (
 from mcs_plugin.sim.world import FLOOR_ID, SimObject, World, yaw_of
 
 S = ReturnStatus
-HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera (IT 005, 046)
+HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera
 HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at least this far above the floor)
-CONTAINER_DROP = 0.05  # an object put into a container is let go this far above its floor (IT 028; Unity's spawn points
+CONTAINER_DROP = 0.05  # an object put into a container is let go this far above its floor (Unity's spawn points
 # there lie 0.05 above the bottom of the receptacle's trigger box)
-SURFACE_GAP = 0.002  # an object put onto a surface is set down just above it (IT 031-038: blocks land at once)
-AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower (IT 124)
+SURFACE_GAP = 0.002  # an object put onto a surface is set down just above it (blocks land at once)
+AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower
 THROW_SPEED = 8.0  # m/s at force 1
-PUSH_IMPULSE = 10.0  # N*s at force 1 (IT 097, 109: a 1 kg ball leaves at 5 m/s with the default force 0.5)
-TORQUE_IMPULSE = 21.9  # N*m*s at force 1 (IT 113: a 6.5 kg 1 x 9 m tool turns 1, 1, 2, 3 degrees in 4 torques)
+HELD_THROW_MAGNITUDE = 0.1  # MoveObject / RotateObject on the held object throw it with MCS's default moveMagnitude
+PUSH_IMPULSE = 10.0  # N*s at force 1 (a 1 kg ball leaves at 5 m/s with the default force 0.5)
+TORQUE_IMPULSE = 21.9  # N*m*s at force 1 (a 6.5 kg 1 x 9 m tool turns 1, 1, 2, 3 degrees in 4 torques)
 ROTATE_OBJECT_DEGREES = 5.0
 MOVE_OBJECT_DISTANCE = 0.1
 OVERLAP_TOLERANCE = 0.005  # overlaps deeper than this block kinematic moves and rotations of objects
-REACH_TOLERANCE = 1e-3  # an object exactly at the reach is out of it (IT 006: ball surface 1.0 m from the axis)
+PLACE_GRID_STEP = 0.05  # metres between the other spots PutObject tries on a receptacle where the first is taken
+PLACE_GRID_CELLS = 20  # ...and at most this many along its longer side
+REACH_TOLERANCE = 1e-3  # an object exactly at the reach is out of it (ball surface 1.0 m from the axis)
 
 
 @dataclass
@@ -63,6 +66,16 @@ def _lenient_angles(params: dict, keys: tuple[tuple[str, float], ...]) -> tuple[
             value, status = 0.0, S.SUCCESSFUL_WITH_INVALID_PARAMETERS
         values.append(value)
     return values, status
+
+
+def _spots_nearest_first(first: np.ndarray, low: np.ndarray, high: np.ndarray) -> list[np.ndarray]:
+    """`first`, then a grid of points over the (x, y) box low..high, nearest to `first` first."""
+    step = max(PLACE_GRID_STEP, float(np.max(high - low)) / PLACE_GRID_CELLS)
+    xs = np.arange(low[0], high[0] + 1e-9, step)
+    ys = np.arange(low[1], high[1] + 1e-9, step)
+    grid = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)
+    grid = grid[np.argsort(np.linalg.norm(grid - first, axis=1), kind="stable")]
+    return [first, *grid]
 
 
 def _is_door(obj: SimObject) -> bool:
@@ -128,8 +141,10 @@ class ActionRunner:
         _, forward, up = self._camera()
         x_key, y_key = f"{prefix}ImageCoordsX", f"{prefix}ImageCoordsY"
         if x_key in params or y_key in params:
-            px = int(float(params.get(x_key, 0))) + 0.5
-            py = int(float(params.get(y_key, 0))) + 0.5
+            # MCS's Python API sends Unity the integer screen point (x, height - 1 - y), origin at the bottom left,
+            # and Camera.ScreenPointToRay aims at that point: the lower left corner of the pixel, not its centre.
+            px = float(int(float(params.get(x_key, 0))))
+            py = float(int(float(params.get(y_key, 0))) + 1)
             return pixel_ray(px, py, self.width, self.height, CAMERA_FIELD_OF_VIEW, forward, up)
         dir_keys = direction_keys(prefix)
         if any(k in params for k in dir_keys):
@@ -166,7 +181,11 @@ class ActionRunner:
             obj = self.world.owner(geom)
             if obj is None:
                 return None, S.NOT_INTERACTABLE, None
-            visible, hit = True, cam + direction * dist
+            hit = cam + direction * dist
+            # MCS only turns an image point into an id (MCSController.ConvertScreenPointToId); the action then checks
+            # that id's visibility as for an id given directly. (A seed-002 direction vector keeps its target.)
+            by_image = f"{prefix}ImageCoordsX" in params or f"{prefix}ImageCoordsY" in params
+            visible = not by_image or (FLOOR_ID if obj.is_floor else obj.id) in self.visible()
             if obj.is_floor and self.world.floor_grid is not None:
                 obj = self.world.floor_tile(self.world.floor_grid.tile_id(hit[0], hit[1]) or "") or obj
         if not visible:
@@ -208,7 +227,7 @@ class ActionRunner:
 
         The hand sits ahead of the camera by half the object's larger horizontal side plus HELD_AHEAD, and low
         enough that the object's top is HELD_BELOW under the camera, but never so low that its bottom comes
-        within HELD_BELOW of the floor level. Every held object's origin is at the hand (IT 005, 016, 046, 049).
+        within HELD_BELOW of the floor level. Every held object's origin is at the hand.
         """
         self.hand = self._hand_for(obj)
 
@@ -232,7 +251,7 @@ class ActionRunner:
         self._carry_contents(obj, origin, mat)
 
     def _carry_contents(self, obj: SimObject, pos: np.ndarray, mat: np.ndarray) -> None:
-        """Keep what a held container holds where it sits in the container (IT 071)."""
+        """Keep what a held container holds where it sits in the container."""
         for content, rel_pos, rel_mat in self._carried.get(obj.id, ()):
             self.world.set_pose(content, pos + mat @ rel_pos, mat @ rel_mat)
 
@@ -243,7 +262,7 @@ class ActionRunner:
 
     def _release(self, obj: SimObject, pose: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         """Let go of a held object at `pose` (origin, rotation), by default where the hand would hold it alone
-        (IT 016: a small ball held with a big one); what it carried falls with it."""
+        (a small ball held with a big one); what it carried falls with it."""
         if pose is None:
             self.hold_pose(obj, self._hand_for(obj))
         else:
@@ -307,7 +326,7 @@ class ActionRunner:
         performer = self.performer
         performer.x = float(hidden.get("xPosition", performer.x))
         performer.z = float(hidden.get("zPosition", performer.z))
-        if "yRotation" in hidden:  # MCS teleports the body's yaw and levels the camera (IT 172: tilt 10 -> 0)
+        if "yRotation" in hidden:  # MCS teleports the body's yaw and levels the camera (tilt 10 -> 0)
             performer.yaw, performer.tilt = float(hidden["yRotation"]) % 360.0, 0.0
         performer.place_capsule(self.world, performer.x, performer.z)
         for obj in self.world.objects:
@@ -330,7 +349,7 @@ class ActionRunner:
         if self.max_held and len(self.held) >= self.max_held:
             outcome.status = S.HAND_IS_FULL
             return outcome
-        # Picking up a container takes what it holds along, fixed in it and still seen (IT 071).
+        # Picking up a container takes what it holds along, fixed in it and still seen.
         pos, mat = self.world.body_pos(obj).copy(), self.world.body_mat(obj).copy()
         contents = [(c, mat.T @ (self.world.body_pos(c) - pos), mat.T @ self.world.body_mat(c))
                     for c in self.world.inside(obj)] if obj.receptacle else []
@@ -345,8 +364,8 @@ class ActionRunner:
         self.held.append(obj)
         self.world.set_present(obj, False)
         # MCS turns a picked-up object to face the way the hand does, whatever its rotation was, and turns it with
-        # the performer (IT 151, 158, 163, 166, 167, 170: held rotation_y = the performer's); one taken from an
-        # agent is held as if it were bigger (IT 124, 125, 130, 134, 139).
+        # the performer (held rotation_y = the performer's); one taken from an
+        # agent is held as if it were bigger.
         self._held_rotation[obj.id] = np.eye(3)
         if from_agent:
             self._from_agent.add(obj.id)
@@ -363,7 +382,7 @@ class ActionRunner:
         resolved = receptacle.id if receptacle is not None else None
         outcome = Outcome(S.SUCCESSFUL, resolved_receptacle=resolved)
         if receptacle is not None and receptacle.openable and not receptacle.is_open and receptacle.lid_geom_ids:
-            outcome.status = S.OBSTRUCTED  # a closed container, even out of reach (IT 158)
+            outcome.status = S.OBSTRUCTED  # a closed container, even out of reach
             return outcome
         if failed is not None:
             outcome.status = failed
@@ -379,34 +398,61 @@ class ActionRunner:
     def _place_on(self, obj: SimObject, receptacle: SimObject, hit: np.ndarray | None) -> bool:
         """Set a held object down upright on a receptacle's surface (at the hit point or above its centre).
 
-        As in MCS, the spot on a surface must be within reach of the performer's body axis (IT 035 vs 040); an
+        As in MCS, the spot on a surface must be within reach of the performer's body axis; an
         opened container (chest, drawer) takes the object at its centre once the container itself is in reach
-        (IT 028: 1.2 m away, IT 070: 1.1 m). The object is placed upright (its yaw kept).
+        (even 1.2 m away). The object is placed upright (its yaw kept). It must fit there, overlapping nothing
+        (another object, a container's walls): on a surface the nearest spot in reach where it fits is taken
+        instead, and none means OBSTRUCTED, as does an object too big for a container (AI2-THOR's
+        PlaceObjectReceptacle tries the receptacle's spawn points in turn and fails when the object fits at none).
         """
         world = self.world
         box_low, box_high = world.geoms_box(receptacle)  # where its parts are now (drawers slide out)
         top = box_high[2]
         if hit is not None:
-            spot = hit
-        else:  # its centre (IT 037), else the point of its footprint nearest the performer where the object fits
+            first = hit[:2]
+        else:  # its centre, else the point of its footprint nearest the performer where the object fits
             half = max(obj.size[0], obj.size[2]) / 2.0
             middle = (box_low[:2] + box_high[:2]) / 2.0
-            spot = middle
+            first = middle
             if not receptacle.openable and self.performer.axis_distance(np.array([*middle, top])) > PERFORMER_REACH:
                 low, high = box_low[:2] + half, box_high[:2] - half
                 low, high = np.minimum(low, middle), np.maximum(high, middle)
-                spot = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
-        dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
-        surface = top + 0.01 - dist if dist >= 0 else top
-        in_reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface])) <= PERFORMER_REACH - REACH_TOLERANCE
-        if not (in_reach or receptacle.openable):
-            return False
+                first = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
         mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
         local_centre = mat @ obj.bounds_center[[0, 2, 1]]
-        centre = np.array([spot[0], spot[1], surface + obj.size[1] / 2.0 + (CONTAINER_DROP if receptacle.openable else SURFACE_GAP)])
-        self._release(obj, (centre - local_centre, mat))
+        lift = obj.size[1] / 2.0 + (CONTAINER_DROP if receptacle.openable else SURFACE_GAP)
+        # A container takes the object at its centre or not at all; a surface may take it at another spot.
+        spots = [np.asarray(first, float)] if receptacle.openable else _spots_nearest_first(
+            np.asarray(first, float), box_low[:2], box_high[:2])
+        for index, spot in enumerate(spots):
+            dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
+            if index and dist < 0:
+                continue  # off the receptacle
+            surface = top + 0.01 - dist if dist >= 0 else top
+            reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface]))
+            in_reach = reach <= PERFORMER_REACH - REACH_TOLERANCE
+            if not (in_reach or receptacle.openable):
+                if index == 0:
+                    return False
+                continue
+            pose = (np.array([spot[0], spot[1], surface + lift]) - local_centre, mat)
+            if self._fits(obj, pose):
+                self._release(obj, pose)
+                world.forward()
+                return True
+        return False
+
+    def _fits(self, obj: SimObject, pose: tuple[np.ndarray, np.ndarray]) -> bool:
+        """Whether a held object set at `pose` would overlap nothing by more than OVERLAP_TOLERANCE."""
+        world = self.world
+        before = world.body_pos(obj).copy(), world.body_mat(obj).copy()
+        world.set_pose(obj, *pose)
         world.forward()
-        return True
+        clear = all(-dist <= OVERLAP_TOLERANCE for geom in obj.geom_ids for other, dist, _ in world.contacts(geom)
+                    if world.owner(other) is not obj)
+        world.set_pose(obj, *before)
+        world.forward()
+        return clear
 
     def _drop(self, params: dict) -> Outcome:
         obj, failure = self._held_object(params)
@@ -415,15 +461,29 @@ class ActionRunner:
         self._release(obj)
         return Outcome(S.SUCCESSFUL, resolved_object=obj.id)
 
-    def _throw(self, params: dict) -> Outcome:
+    def _throw(self, params: dict, force: float | None = None) -> Outcome:
+        """Let go of a held object and throw it with `force` (default: the `force` parameter, 0.5)."""
         obj, failure = self._held_object(params)
         if failure is not None:
             return Outcome(failure)
-        force = number_param(params, "force", 0.5, 0.0, 1.0)
+        if force is None:
+            force = number_param(params, "force", 0.5, 0.0, 1.0)
         direction = self._ray_from_params(params, "object")
+        aim = None
+        by_image = direction is not None and any(k in params for k in ("objectImageCoordsX", "objectImageCoordsY"))
+        if by_image:  # MCS aims at the first thing the image point's ray hits (MCSController.ThrowObject)
+            cam = self.performer.camera_mj()
+            geom, dist = self.world.ray(cam, direction)
+            aim = cam + direction * dist if 0 <= geom and dist <= MAX_VISIBLE_DISTANCE else None
+        self._release(obj)
+        if by_image and aim is None:
+            return Outcome(S.FAILED, resolved_object=obj.id)  # dropped, not thrown: nothing to aim at
         if direction is None:
             direction = self.performer.camera_axes()[0]
-        self._release(obj)
+        elif aim is not None:
+            offset = aim - self.world.center(obj)
+            norm = float(np.linalg.norm(offset))
+            direction = offset / norm if norm > 1e-9 else direction
         self.world.set_velocity(obj, direction * THROW_SPEED * force)
         return Outcome(S.SUCCESSFUL, resolved_object=obj.id)
 
@@ -437,21 +497,29 @@ class ActionRunner:
             return None, outcome
         return obj, outcome
 
+    def _targets_held(self, params: dict) -> bool:
+        """Whether an object action names a held object by id: MCS then throws it instead (MCSController's
+        PushObject, PullObject, TorqueObject, RotateObject and MoveObject all call ThrowObject, with the action's
+        moveMagnitude: the force for the first three, MCS's Python default 0.1 for the others)."""
+        return bool(self.held) and params.get("objectId") in {o.id for o in self.held}
+
     def _push_pull(self, params: dict) -> Outcome:
-        if self.held and params.get("objectId") in {o.id for o in self.held}:
+        if self._targets_held(params):
             return self._throw(params)
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
         force = number_param(params, "force", 0.5, 0.0, 1.0)
         # AI2-THOR's ApplyForceObject pushes along the agent's facing (pulls against it), wherever the object is in
-        # view (IT 139: a turtle pushed off-centre goes straight on).
+        # view (a turtle pushed off-centre goes straight on).
         away = yaw_forward_mj(self.performer.yaw)
         sign = 1.0 if self._action == Action.PUSH_OBJECT else -1.0
         self.world.set_velocity(obj, sign * away * PUSH_IMPULSE * force / max(obj.mass, 1e-3))
         return outcome
 
     def _torque(self, params: dict) -> Outcome:
+        if self._targets_held(params):
+            return self._throw(params, number_param(params, "force", 0.5, -1.0, 1.0))
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
@@ -464,8 +532,8 @@ class ActionRunner:
         """Move and turn an object if it does not run into anything; False (unchanged) otherwise.
 
         With `shove`, physical objects in the way (not kinematic, structural or agents) and what rests on them are
-        carried along by the same offset, as MCS's MoveObject does (IT 197, 202: a ball; 205, 209: another tool;
-        104: a stack), unless that runs them into something.
+        carried along by the same offset, as MCS's MoveObject does (a ball, another tool, a stack), unless that runs
+        them into something.
         """
         world = self.world
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
@@ -473,7 +541,7 @@ class ActionRunner:
         body_gap = self.performer.reach_distance(world, obj)
         turn = unity_euler_to_mj_matrix(0.0, yaw_deg, 0.0)
         centre = world.center(obj)
-        # What rests on the object goes with it, rigidly (IT 100: a rotated stack; IT 103: a table's load).
+        # What rests on the object goes with it, rigidly (a rotated stack; a table's load).
         riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in self.world.riders(obj)]
         world.set_pose(obj, centre + offset + turn @ (pos - centre), turn @ mat)
         for rider, rider_pos, rider_mat in riders:
@@ -484,7 +552,7 @@ class ActionRunner:
         after = {} if blocked else self._overlap_depths(obj)
         for other in [world.by_id[i] for i, depth in after.items() if depth > before.get(i, 0.0) + OVERLAP_TOLERANCE]:
             if shove and other.dynamic and other.moveable and not (other.frozen or other.ghost or other.structural or other.is_agent):
-                # and what rests on it goes along too (IT 104: a shoved block's stack)
+                # and what rests on it goes along too (a shoved block's stack)
                 for load in [other] + world.riders(other):
                     if load is not obj and all(load is not known[0] for known in carried + riders):
                         carried.append((load, world.body_pos(load).copy()))
@@ -507,7 +575,7 @@ class ActionRunner:
         return not blocked
 
     def _runs_into_performer(self, obj: SimObject, gap_before: float) -> bool:
-        """Whether a moved object came closer to the performer's body than its radius (IT 217: a tool pulled back
+        """Whether a moved object came closer to the performer's body than its radius (a tool pulled back
         stops 0.2 m from the body's axis, not 0.3 m)."""
         gap = self.performer.reach_distance(self.world, obj)
         return gap < PERFORMER_RADIUS and gap < gap_before - 1e-6
@@ -527,6 +595,8 @@ class ActionRunner:
         return [self.world.by_id[i] for i, depth in self._overlap_depths(obj).items() if depth > OVERLAP_TOLERANCE]
 
     def _rotate_object(self, params: dict) -> Outcome:
+        if self._targets_held(params):
+            return self._throw(params, HELD_THROW_MAGNITUDE)
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
@@ -537,6 +607,8 @@ class ActionRunner:
         return outcome
 
     def _move_object(self, params: dict) -> Outcome:
+        if self._targets_held(params):
+            return self._throw(params, HELD_THROW_MAGNITUDE)
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
@@ -545,7 +617,7 @@ class ActionRunner:
         yaw = self.performer.yaw
         direction = straight * yaw_forward_mj(yaw) + lateral * yaw_right_mj(yaw)
         norm = float(np.linalg.norm(direction))
-        # A diagonal move is 0.1 m along the diagonal (IT 103: 0.07 m on each axis).
+        # A diagonal move is 0.1 m along the diagonal (0.07 m on each axis).
         offset = MOVE_OBJECT_DISTANCE * direction / norm if norm > 1e-9 else np.zeros(3)
         if not self._kinematic_shift(obj, offset, 0.0, shove=True):
             outcome.status = S.OBSTRUCTED
@@ -557,7 +629,7 @@ class ActionRunner:
             return failure
         outcome = Outcome(S.SUCCESSFUL, resolved_object=obj.id)
         opening = self._action == Action.OPEN_OBJECT
-        if obj.openable and obj.attached_to:  # an attached lid opens and closes its container (IT 170, 173)
+        if obj.openable and obj.attached_to:  # an attached lid opens and closes its container
             obj = self.world.by_id.get(obj.attached_to, obj)
         if not obj.openable:
             outcome.status = S.NOT_OPENABLE
@@ -577,7 +649,7 @@ class ActionRunner:
 
     def _restricted(self, obj: SimObject) -> bool:
         """Whether opening `obj` is refused because another door (restrictOpenDoors) or openable object
-        (restrictOpenObjects) was opened before (IT 106: a container may still be opened after a door; IT 179)."""
+        (restrictOpenObjects) was opened before (a container may still be opened after a door)."""
         if not self.restrict_open or obj.id in self._opened_once:
             return False
         if self.restrict_open == "doors":

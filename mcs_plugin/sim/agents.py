@@ -1,6 +1,6 @@
 """Simulation agents (MCS ``agent_*`` objects): scripted walks, animations, and InteractWithAgent.
 
-What MCS 0.7.4 does, as measured on its recorded outputs (IT 124-148, 181), and what this module reproduces:
+What MCS 0.7.4 does, as measured on its recorded outputs, and what this module reproduces:
 
 - An agent holds the object whose ``associatedWithAgent`` names it: the object is out of the world (not seen, not
   touched) and reported at the agent's position, turning with it (``simulation_agent_held_object``,
@@ -8,23 +8,23 @@ What MCS 0.7.4 does, as measured on its recorded outputs (IT 124-148, 181), and 
 - ``agentMovement``: the agent walks to each ``endPoint`` in turn (``repeat``: again and again). Before each leg it
   turns to face the point (a step either turns or walks; the first turn comes the step after ``stepBegin``). Turns
   are Unity's slerp by clamp(500 / D, 5, 10) / 25 of the turn per step (D: the two yaws' difference as eulerAngles),
-  set to the target once 85 % done (IT 128, 133, 139, 142). Unity walks in float32: each step faces the normalized
+  set to the target once 85 % done. Unity walks in float32: each step faces the normalized
   float32 direction to the point, moves WALK_STEP, and snaps onto the point within WALK_STEP on both axes; so
-  turning back after a leg is a hair under or over half a turn and the slerp takes the shorter way (IT 128); only an
-  exact half turn goes the way that does not cross yaw 0 (IT 142). Points where the agent stands are skipped
-  (IT 145, 146). It waits while the performer (IT 140) or an object (IT 139) is in its way.
+  turning back after a leg is a hair under or over half a turn and the slerp takes the shorter way; only an
+  exact half turn goes the way that does not cross yaw 0. Points where the agent stands are skipped.
+  It waits while the performer or an object is in its way.
 - ``actions``: a non-loop animation holds a walking agent in place from its stepBegin to its stepEnd, or for its
-  clip (CLIP_HOLD_STEPS) when it has none (IT 128). Only one with stepEnd makes the agent busy (AGENT_IS_BUSY,
-  IT 181); one without is interrupted by InteractWithAgent (IT 131, 137, 139).
+  clip (CLIP_HOLD_STEPS) when it has none. Only one with stepEnd makes the agent busy (AGENT_IS_BUSY);
+  one without is interrupted by InteractWithAgent.
 - InteractWithAgent (in reach, seen): the agent turns to face the performer, by the same slerp snapped to face it
-  the step after it is 75 % done (at once up to 15 degrees; IT 124, 131, 133, 181). An agent holding its object
+  the step after it is 75 % done (at once up to 15 degrees). An agent holding its object
   then holds it out: three steps of a hand animation (OFFER_FRAMES, not visible yet), then in front of it where it
-  can be seen and picked up, still facing the performer, until it is taken (IT 124, 125, 134, 139). One with
-  nothing to give faces the performer for STARE_STEPS steps, following it but on the last (IT 125, 133, 181).
+  can be seen and picked up, still facing the performer, until it is taken. One with
+  nothing to give faces the performer for STARE_STEPS steps, following it but on the last.
   After that, or two steps after its object was taken, it plays the rest of an animation the interaction
-  interrupted, or in full a step late one whose stepBegin came during it (IT 136, 137, 139), then turns back to its
-  walk. One that does not walk stays facing the performer (IT 124, 125), unless it had played an animation with
-  stepEnd: then it turns back to where it faced and plays that again, busy (IT 181). Asking an agent that is
+  interrupted, or in full a step late one whose stepBegin came during it, then turns back to its
+  walk. One that does not walk stays facing the performer, unless it had played an animation with
+  stepEnd: then it turns back to where it faced and plays that again, busy. Asking an agent that is
   turning to the performer, offering or staring gives AGENT_CURRENTLY_INTERACTING_WITH_PERFORMER.
 """
 
@@ -40,31 +40,31 @@ from mcs_plugin.sim.catalog import agent_capsule
 from mcs_plugin.sim.coords import unity_euler_to_mj_matrix
 from mcs_plugin.sim.world import SimObject, World, yaw_of
 
-WALK_STEP = 0.04  # metres per step (IT 128, 140, 142)
+WALK_STEP = 0.04  # metres per step
 # Unity turns an agent by Quaternion.Slerp from its yaw to the target, by clamp(500 / D, 5, 10) / 25 of the turn per
 # step (25 animation frames per second), D the difference of the two yaws as eulerAngles (0-360, not wrapped):
-# small turns in 2.5 steps, large ones in 5, in between 20 degrees per step (IT 128, 133, 139, 142, 181).
+# small turns in 2.5 steps, large ones in 5, in between 20 degrees per step.
 TURN_SPEED_RATIO = 500.0
 TURN_SPEED_MIN, TURN_SPEED_MAX = 5.0, 10.0
 ANIMATION_FRAME_RATE = 25.0
-WALK_TURN_SNAP = 0.85  # a turn toward the walk is set to its target once this much of it is done (IT 133, 139)
-FACE_TURN_SNAP = 0.75  # ... a turn to face the performer, or back after facing it, once this much (IT 181)
+WALK_TURN_SNAP = 0.85  # a turn toward the walk is set to its target once this much of it is done
+FACE_TURN_SNAP = 0.75  # ... a turn to face the performer, or back after facing it, once this much
 ARRIVED = 0.05  # a walk point this close is where the agent already is
 UNITY_NORMALIZE_EPSILON = 1e-5  # Vector3.Normalize returns zero below this magnitude (Unity's Vector3.kEpsilon)
-PERFORMER_BLOCKS = 0.37  # an agent does not step closer than this to the performer's axis (IT 140: its capsule's
+PERFORMER_BLOCKS = 0.37  # an agent does not step closer than this to the performer's axis (its capsule's
 # radius plus the performer's 0.221)
 PERFORMER_WAIT = 9  # an agent the performer is in the way of stands still this many steps, then takes a step
-# whatever (IT 140, 148)
+# whatever
 # Steps a non-loop animation without stepEnd holds the agent in place: its clip's frames at one frame per step, plus
-# the step its end is noticed (IT 128: TPM_jump holds a walk 13 steps; IT 137: TPM_wave, IT 139: TPF_wave, from the
+# the step its end is noticed (TPM_jump holds a walk 13 steps; TPM_wave, TPF_wave, from the
 # rest of the clip played after an interaction). Clips not measured are taken to be as long as the jump.
 CLIP_HOLD_STEPS = {"tpm_wave": 18, "tpf_wave": 11, "jump": 13}
 DEFAULT_CLIP_HOLD_STEPS = 13
 STARE_STEPS = 5  # an agent with nothing to give faces the performer this many steps (Unity's 5-frame sad clip;
-# IT 133, 181)
-ANIMATED_TURN_MIN = 15.0  # Unity turns an agent back at once, without a turning clip, up to this many degrees (IT 181)
+#)
+ANIMATED_TURN_MIN = 15.0  # Unity turns an agent back at once, without a turning clip, up to this many degrees
 # The hand animation that holds an object out, per step from the step the agent faces the performer: metres
-# (ahead of the agent, to its right, above its feet), then where the object stays (IT 124, 125, 134, 139).
+# (ahead of the agent, to its right, above its feet), then where the object stays.
 OFFER_FRAMES = ((-0.093, 0.0035, 0.846), (0.0745, 0.077, 0.883), (0.113, 0.0185, 0.849))
 OFFER_POSE = (0.114, 0.0, 0.671)
 
@@ -79,7 +79,7 @@ def _angle_to(yaw: float, target: float) -> float:
 
 def _unity_direction(from_xz: tuple[float, float], to_xz: tuple[float, float]) -> np.ndarray | None:
     """Unity's `(to - from).normalized` on float32 positions (None where Unity's zero vector comes out): the walk's
-    float noise decides which way an exact half turn goes (IT 128)."""
+    float noise decides which way an exact half turn goes."""
     delta = np.array(to_xz, np.float32) - np.array(from_xz, np.float32)
     magnitude = np.float32(math.sqrt(float(delta[0] * delta[0] + delta[1] * delta[1])))
     return delta / magnitude if magnitude > UNITY_NORMALIZE_EPSILON else None
@@ -194,8 +194,8 @@ class Agents:
     # -- queries ---------------------------------------------------------------------------------------
     def busy(self, agent: SimObject, step: int) -> bool:
         """Whether the agent is busy at `step` (AGENT_IS_BUSY): playing a non-loop animation that has a stepEnd
-        (IT 181; one without stepEnd is interrupted by an interaction: IT 131, 137, 139), or turning back to replay
-        one after an interaction (IT 181)."""
+        (one without stepEnd is interrupted by an interaction), or turning back to replay
+        one after an interaction."""
         state = self.states.get(agent.id)
         if state is not None and state.mode in ("returning", "replaying"):
             return True
@@ -207,7 +207,7 @@ class Agents:
             action.step_begin <= step < action.step_begin + _clip_hold_steps(action) for action in _open_clips(agent))
 
     def _animating(self, state: AgentState, step: int) -> bool:
-        """Whether a loop animation with an end, started after the walk, stands in for walking (IT 128)."""
+        """Whether a loop animation with an end, started after the walk, stands in for walking."""
         for action in _actions(state.obj):
             if (action.is_loop_animation and action.step_end is not None and action.step_begin > state.scene_begin
                     and action.step_begin <= step < action.step_end):
@@ -242,7 +242,7 @@ class Agents:
         yaw = yaw_of(self.world.body_mat(agent))
         if state.mode not in ("returning", "replaying"):
             state.resume_yaw = yaw
-        # An animation without stepEnd that the interaction interrupts plays its rest afterwards (IT 137, 139).
+        # An animation without stepEnd that the interaction interrupts plays its rest afterwards.
         state.held_over = max([state.held_over] + [action.step_begin + _clip_hold_steps(action) - self._step
                                                    for action in _open_clips(agent)
                                                    if action.step_begin <= self._step])
@@ -254,7 +254,7 @@ class Agents:
             state.turn_rate, state.turn_snap = _turn_rate(yaw, facing, FACE_TURN_SNAP, then_face=True)
 
     def picked_up(self, obj: SimObject) -> None:
-        """The performer took an agent's object: the agent turns back two steps later (IT 134)."""
+        """The performer took an agent's object: the agent turns back two steps later."""
         owner = obj.held_by_agent
         state = self.states.get(owner)
         if state is not None and state.held is obj:
@@ -281,7 +281,7 @@ class Agents:
             if state.mode:
                 self._interaction_step(state, step, performer_xz)
             elif self._held_in_place(agent, step) or self._animating(state, step):
-                state.turn_rate = None  # a turn held up starts over afterwards (IT 128)
+                state.turn_rate = None  # a turn held up starts over afterwards
             elif not state.walk_done and step >= state.walk_begin:
                 self._walk_step(state, step, performer_xz)
         if self.states:
@@ -298,18 +298,18 @@ class Agents:
                 else:
                     state.mode, state.mode_until = "sad", step + STARE_STEPS - 1
         elif state.mode == "offering" or (state.mode == "sad" and step < state.mode_until):
-            state.turn_rate = None  # keeps facing the performer (IT 124, 125, 181)
+            state.turn_rate = None  # keeps facing the performer
             self._turn(state, self._facing(agent, performer_xz))
-        elif state.mode == "sad":  # its last step ends it; the agent is busy turning back from the next (IT 181)
+        elif state.mode == "sad":  # its last step ends it; the agent is busy turning back from the next
             self._end_interaction(state, step)
         elif state.mode == "returning" and self._turn(state, self._resume_target(state)):
             self._after_return(state, step)
 
     def _end_interaction(self, state: AgentState, step: int) -> None:
         """After the stare or the pause after giving: play the rest of an interrupted animation (and one whose
-        stepBegin came during the interaction, from its start, a step late: IT 136), then turn back to the walk;
-        an agent that does not walk turns back only to replay an animation with stepEnd (IT 181), else it stays
-        facing the performer (IT 124, 125)."""
+        stepBegin came during the interaction, from its start, a step late), then turn back to the walk;
+        an agent that does not walk turns back only to replay an animation with stepEnd, else it stays
+        facing the performer."""
         if state.mode in ("sad", "given"):
             state.held_over += sum(_clip_hold_steps(action) + 1 for action in _open_clips(state.obj)
                                    if state.interaction_began < action.step_begin <= step)
@@ -321,13 +321,13 @@ class Agents:
             state.mode, state.turn_rate = "", None
         elif state.mode != "returning":
             self._start_return(state)
-            if self._turns_back_at_once(state):  # no turning clip: at once (IT 181)
+            if self._turns_back_at_once(state):  # no turning clip: at once
                 state.turn_rate = None
                 self._turn(state, self._resume_target(state))
                 self._after_return(state, step)
 
     def _after_return(self, state: AgentState, step: int) -> None:
-        """Facing its walk (or where it faced) again: replay an animation with stepEnd, busy (IT 181)."""
+        """Facing its walk (or where it faced) again: replay an animation with stepEnd, busy."""
         state.turn_rate = None
         clip = None if self._walks(state) else self._replayed_clip(state)
         if clip is None:
@@ -368,7 +368,7 @@ class Agents:
                 break
             if not self._next_point(state):
                 return
-        else:  # every point is where the agent stands: nowhere to go (IT 146)
+        else:  # every point is where the agent stands: nowhere to go
             state.walk_done = True
             return
         target = self._facing(agent, (tx, tz))
@@ -376,13 +376,13 @@ class Agents:
         angle = abs(_angle_to(yaw, target))
         if angle > 0.5:
             if state.turn_rate is None:
-                if step == state.scene_begin:  # the first turn starts the step after stepBegin (IT 128, 139)
+                if step == state.scene_begin:  # the first turn starts the step after stepBegin
                     return
                 state.turn_rate, state.turn_snap = _turn_rate(yaw, target, WALK_TURN_SNAP)
             self._turn(state, target)
             return
         state.turn_rate = None
-        # A loop animation that held the walk up ends with a double stride (IT 128).
+        # A loop animation that held the walk up ends with a double stride.
         new, step_yaw, arrived = pos[:2], None, False
         for _ in range(2 if self._animation_ends(state, step) else 1):
             new, stride_yaw, arrived = _unity_stride(new, (tx, tz))
@@ -403,7 +403,7 @@ class Agents:
 
     def _blocked(self, state: AgentState, new: np.ndarray, performer_xz: tuple[float, float] | None) -> bool:
         """Whether the performer (unless None) or an object is in the way of a step to `new` (x, z): an object is when
-        it would overlap the agent's capsule there (MCSSimulationAgent's OverlapCapsule one step ahead; IT 139)."""
+        it would overlap the agent's capsule there (MCSSimulationAgent's OverlapCapsule one step ahead)."""
         if performer_xz is not None and math.hypot(new[0] - performer_xz[0], new[1] - performer_xz[1]) < PERFORMER_BLOCKS:
             return True
         world = self.world

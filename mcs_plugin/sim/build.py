@@ -111,7 +111,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         mass=float(obj.mass) if obj.mass is not None else float(otype.mass),
         dynamic=physics and not structural,
         # Furniture that only holds things (receptacles, openables that cannot be moved) stays put, as in MCS
-        # (IT 020: a sofa shown 5 cm above the floor stays there); scene `physics` or moving affordances free it.
+        # (a sofa shown 5 cm above the floor stays there); scene `physics` or moving affordances free it.
         frozen=physics and not structural and (kinematic or not (moveable or openable or bool(obj.physics))),
         pickupable=pickupable,
         moveable=moveable,
@@ -139,7 +139,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
 
 
 def _as_plank(sim: SimObject, parts: list) -> list:
-    """Make a physical seesaw object a plank (MCS IT 086, 092): SEESAW_PLANK_THICKNESS thick along its local z,
+    """Make a physical seesaw object a plank: SEESAW_PLANK_THICKNESS thick along its local z,
     held by _plank_joints instead of moving freely."""
     sim.plank, sim.dynamic = True, False
     sim.size = sim.size.copy()
@@ -153,7 +153,7 @@ def _as_plank(sim: SimObject, parts: list) -> list:
 
 
 def _plank_joints(mat: np.ndarray) -> str:
-    """A seesaw plank's joints (MCS IT 086, 092): its centre keeps its x and z (position_z 0.3 through 41 degrees
+    """A seesaw plank's joints: its centre keeps its x and z (position_z 0.3 through 41 degrees
     of tilt) and it turns only about its own x axis, so it rises, falls and pitches as the pivot, the floor and
     the performer's weight let it. The slide's axis is world-vertical in the body's frame."""
     vertical = mat.T @ np.array([0.0, 0.0, 1.0])
@@ -165,9 +165,9 @@ DEFAULT_FLOOR_MATERIAL = "AI2-THOR/Materials/Fabrics/CarpetWhite 3"
 DEFAULT_WALL_MATERIAL = "AI2-THOR/Materials/Walls/DrywallBeige"
 
 
-LIP_THICKNESS = 0.1  # platform lips: thin raised edges along the top of a platform (IT 094: centres 0.05 inside,
+LIP_THICKNESS = 0.1  # platform lips: thin raised edges along the top of a platform (centres 0.05 inside,
 LIP_HEIGHT = 0.3  # 0.15 above the top)
-_LIP_SIDES = {  # side -> (axis across the side, sign, axis along it); MCS "front" is the -z side (IT 094)
+_LIP_SIDES = {  # side -> (axis across the side, sign, axis along it); MCS "front" is the -z side
     "front": (2, -1.0, 0), "back": (2, 1.0, 0), "left": (0, -1.0, 2), "right": (0, 1.0, 2),
 }
 
@@ -209,6 +209,17 @@ def _room_materials(scene: Scene) -> dict[str, str]:
     return materials
 
 
+def _apply_physics_properties(obj: SimObject) -> None:
+    """An object's enabled `physicsProperties` set its drag and angular drag (MCSMain's
+    AssignPhysicsMaterialAndRigidBodyValues assigns every field, so one the scene leaves out is Unity's JSON default,
+    0). Friction and bounciness are not modelled (no recording to measure MuJoCo's equivalents on)."""
+    props = obj.scene_object.physics_properties if obj.scene_object is not None else None
+    if props is None or not props.enable:
+        return
+    obj.drag = float(props.drag or 0.0)
+    obj.angular_drag = float(props.angular_drag or 0.0)
+
+
 def _room_specs(scene: Scene) -> list[_Spec]:
     """Floor, ceiling and the four walls as structural objects (MCS ids and placement).
 
@@ -220,13 +231,16 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     passive = bool(scene.intuitive_physics or scene.isometric or scene.isometric_front_right)
     t = WALL_THICKNESS
     floor_x, floor_z = scene.floor_size()
+    side_x = x / 2 + t / 2  # the side walls' centres
+    if scene.intuitive_physics:  # MCSMain.AdjustRoomStructuralObjects gives intuitive physics its own, taller room
+        side_x, y = INTUITIVE_PHYSICS_SIDE_WALL_X, INTUITIVE_PHYSICS_WALL_HEIGHT
     # name, origin, box centre relative to the origin, box size
     pieces = [
         ("floor", (0.0, -t / 2, 0.0), (0.0, 0.0, 0.0), (floor_x + 2 * t, t, floor_z + 2 * t)),
-        ("wall_back", (0.0, y / 2, -(z / 2 + t / 2)), (0.0, 0.0, 0.0), (x + 2 * t, y, t)),
-        ("wall_front", (0.0, y / 2, z / 2 + t / 2), (0.0, 0.0, 0.0), (x + 2 * t, y, t)),
-        ("wall_left", (-(x / 2 + t / 2), y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
-        ("wall_right", (x / 2 + t / 2, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
+        ("wall_back", (0.0, y / 2, -(z / 2 + t / 2)), (0.0, 0.0, 0.0), (2 * side_x + t, y, t)),
+        ("wall_front", (0.0, y / 2, z / 2 + t / 2), (0.0, 0.0, 0.0), (2 * side_x + t, y, t)),
+        ("wall_left", (-side_x, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
+        ("wall_right", (side_x, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
     ]
     if not passive:
         pieces.append(("ceiling", (0.0, y, 0.0), (0.0, t / 2, 0.0), (x + 2 * t, t, z + 2 * t)))
@@ -249,7 +263,12 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     return specs
 
 
-HOLE_DEPTH = 3.0  # a performer in a hole stands 3 m below the floor (IT 083: camera height -2.238)
+# An intuitive-physics room (measured: the four walls' recorded positions, directions and distances from the fixed
+# camera agree on side walls centred 7.75 m out and walls 6 m high, centre 3 m up; MCS's source sets these scenes' walls
+# from constants of their own, other values in older releases).
+INTUITIVE_PHYSICS_SIDE_WALL_X = 7.75
+INTUITIVE_PHYSICS_WALL_HEIGHT = 6.0
+HOLE_DEPTH = 3.0  # a performer in a hole stands 3 m below the floor (camera height -2.238)
 
 
 def _floor_with_holes(scene: Scene, size: tuple[float, float, float], origin: tuple[float, float, float]) -> list:
@@ -320,13 +339,13 @@ def _object_specs(scene: Scene) -> list[_Spec]:
 
 
 def _seen_past(sim: SimObject) -> bool:
-    """Whether other objects are seen past this one (GROUP_SEE_PAST): tools (IT 115, 116)."""
+    """Whether other objects are seen past this one (GROUP_SEE_PAST): tools."""
     return catalog.parse_tool_type(sim.type_name) is not None
 
 
 def _child_components(parent: SimObject, parts: list) -> list[tuple[SimObject, list]]:
     """MCS child components (changing_table drawers and shelves, bookcase shelves...) as their own objects:
-    ``<parent id>_<name>``, receptacles, openable when they slide or swing (IT 082, 154: a changing table is
+    ``<parent id>_<name>``, receptacles, openable when they slide or swing (a changing table is
     listed with its five children). They share the parent's frame and do not move on their own."""
     names = list(dict.fromkeys(name for name in parent.part_names if name))
     children = []
@@ -450,7 +469,7 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         obj.geom_ids = list(range(first, first + model.body_geomnum[obj.body_id]))
         obj.lid_geom_ids = [g for g, part in zip(obj.geom_ids, spec.parts) if part[4] in catalog.MOVING_ROLES]
         for g, part, open_pose in zip(obj.geom_ids, spec.parts, obj.part_open_centres or [None] * len(spec.parts)):
-            # Lids swing up and drawers slide out; an opened door is taken out of the way (IT 091: MCS does not
+            # Lids swing up and drawers slide out; an opened door is taken out of the way (MCS does not
             # see an opened door from in front of it).
             if open_pose is not None and part[4] in ("lid", "drawer"):
                 closed = (model.geom_pos[g].copy(), model.geom_size[g][:3].copy())
@@ -461,8 +480,10 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         if obj.dynamic:
             joint = model.body_jntadr[obj.body_id]
             obj.qpos_adr, obj.qvel_adr = int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])
-            # Unity's angular drag: a torque -drag * I * omega on the rotational degrees of freedom.
-            model.dof_damping[obj.qvel_adr + 3 : obj.qvel_adr + 6] = ANGULAR_DRAG * model.body_inertia[obj.body_id]
+            _apply_physics_properties(obj)
+            # Unity's drag and angular drag: a force -drag * m * v and a torque -angularDrag * I * omega.
+            model.dof_damping[obj.qvel_adr : obj.qvel_adr + 3] = obj.drag * model.body_mass[obj.body_id]
+            model.dof_damping[obj.qvel_adr + 3 : obj.qvel_adr + 6] = obj.angular_drag * model.body_inertia[obj.body_id]
         elif obj.plank:
             joint = model.body_jntadr[obj.body_id]
             obj.plank_dofs = (int(model.jnt_dofadr[joint]), int(model.jnt_dofadr[joint + 1]))

@@ -30,7 +30,7 @@ Part kinds (``Part.kind``)
 ``triangle_prism``  the MCS ``triangle`` (ramps): right-triangle cross-section in the y-z plane,
                constant along x; bottom face at y = -h/2, vertical face at z = +d/2, slope rising
                from the low edge (y=-h/2, z=-d/2) to the high edge (y=+h/2, z=+d/2) -> a ramp at
-               rotation 0 climbs toward +z (verified against IT 101 ramp/platform layouts).
+               rotation 0 climbs toward +z (verified against ramp/platform layouts).
 ``double_cone``  two cones base to base (apexes at +-h/2, widest at y = 0).
 ``semi_sphere``  hemisphere, flat face at -h/2, dome top at +h/2.
 ``capsule``    vertical capsule (agents' colliders): radius ``size.x / 2``, from -h/2 to +h/2 (its mesh is the
@@ -56,18 +56,18 @@ Unity Euler degrees, R = Ry . Rx . Rz, and ``size`` is in the part's own (unrota
 Data decisions (documented deviations from "gen dims, else doc size, else 1x1x1")
 -----------------------------------------------------------------------------------
 * Tools: size from the type name (W, 0.3, L) and origin at the centre (0.15 above the floor), not
-  the generator's 0.6-tall box (SPEC 3.1; IT tool scenes place tools at y = 0.15).
+  the generator's 0.6-tall box (SPEC 3.1; recorded tool scenes place tools at y = 0.15).
   ``tool_hooked_W_x_L``: 3W x 0.3 x L, shaft (width W) along z on the +x side, crossbar (depth W)
-  across the +z end; ``tool_isosceles_W_x_L``: L x 0.3 x L, same layout (checked against IT 202 and
-  218: the ball sits beside the shaft, behind the crossbar).
+  across the +z end; ``tool_isosceles_W_x_L``: L x 0.3 x L, same layout (checked against recorded
+  scenes: the ball sits beside the shaft, behind the crossbar).
 * Openable containers whose generator dims include the opened lid/doors (chest_2/3/8, suitcase_1,
   changing_table, wardrobe) and rows with copy-paste generator dims (case_8, case_9,
   bookcase_duplex_4_2) use the doc (closed) size.
 * Masses are the doc defaults except where IT outputs show Unity's real default (soccer_ball 1.0,
   pacifier 0.125, separate_container 2.0, rotating_cog 10.0); ``*_static`` variants use their base
-  type's doc mass (IT 170: bowl_3_static reports 0.25).
-* ``changing_table`` and ``wardrobe`` are receptacles but NOT openable themselves (IT 154:
-  OpenObject on changing_table -> NOT_OPENABLE); their drawers/doors are the openable children.
+  type's doc mass (bowl_3_static reports 0.25).
+* ``changing_table`` and ``wardrobe`` are receptacles but NOT openable themselves
+  (OpenObject on changing_table -> NOT_OPENABLE); their drawers/doors are the openable children.
 * ``separate_container`` is an open-topped box without a lid part: its lid is the separate ``lid``
   object that snaps on via ``lidAttachment``.
 * Block ``*_cylinder`` types report shape ``blank block cylinder`` (IT outputs), not the CSV's "cube".
@@ -119,32 +119,32 @@ MESH_KINDS: tuple[str, ...] = (
 )
 # A rotating cog's collider reaches past the generator's 1.0 m diameter (its teeth): Unity lifts the performer onto a
 # 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m, and a body whose axis is 0.126 m past a 1.08 m
-# collider's edge stays on the cog instead of falling off (IT 170 step 50, 173 step 48: 1.09-1.12 fit, 1.14 does not).
+# collider's edge stays on the cog instead of falling off (1.09-1.12 fit two recorded walks, 1.14 does not).
 COG_DIAMETER = 1.1
 # ...and it is 0.025 m tall at scale 1 (origin at its centre), not the generator's 0.02: containers shown at y 0.1 on
-# a cog at y 0.05 with y scale 4 stay at 0.1 (IT 170, 173), while a 0.1 m block on a scale-1 cog at y 0.01 still
-# reports 0.07 (IT 152).
+# a cog at y 0.05 with y scale 4 stay at 0.1, while a 0.1 m block on a scale-1 cog at y 0.01 still
+# reports 0.07.
 COG_HEIGHT = 0.025
 # An apple's collider is 5/6 of its bounding height, about its centre (its origin): an apple on a scale-1 cog (top
-# 0.0225) reports 0.07, not 0.08 (IT 151, 152), and a 0.5-scale apple in bowl_6 rests 0.037 above the bowl's
-# origin (IT 071: 0.012 floor + 0.025), while a held apple keeps its bounding box under the camera (IT 151).
+# 0.0225) reports 0.07, not 0.08, and a 0.5-scale apple in bowl_6 rests 0.037 above the bowl's
+# origin (0.012 floor + 0.025), while a held apple keeps its bounding box under the camera.
 APPLE_COLLIDER_HEIGHT = 5 / 6
 # A lidded container's floor is 9 % of its height thick: a soccer ball in a 1.5x chest_2 rests with its centre 0.177 m
-# above the chest's origin (IT 167: 8.5-9.5 % fit its 35 steps), and chest_1 balls are unchanged (IT 028, 029).
+# above the chest's origin (8.5-9.5 % fit its 35 steps), and chest_1 balls are unchanged.
 CONTAINER_FLOOR_FRACTION = 0.09
 # A domed lid ("Chest with domed lid": chest_2, chest_8) is the upper 40 % of the chest, so its walls are low: a ball
-# in an opened 1.5x chest_2 is seen (and picked up) over the front wall from 0.9 m away (IT 167; 30 % hides it).
+# in an opened 1.5x chest_2 is seen (and picked up) over the front wall from 0.9 m away (30 % hides it).
 DOMED_LID_FRACTION = 0.4
 # MCS scales its agent models to 0.6 of their 0.5 x 1.6 x 0.5 catalog box (scene generator AGENT_SCALE; the object an
-# agent holds out sits at 0.6 of MCSSimulationAgent's HOLDING_POSITION, IT 124). Its CapsuleCollider, a vertical
-# capsule as wide as the box and as high, scaled alike: radius 0.15, 0.96 high. Supported by IT 139 (the agent stops
+# agent holds out sits at 0.6 of MCSSimulationAgent's HOLDING_POSITION). Its CapsuleCollider, a vertical
+# capsule as wide as the box and as high, scaled alike: radius 0.15, 0.96 high. Measured on recordings: the agent stops
 # when a turtle's surface would come within 0.142-0.182 m of its axis; the turtle 0.164 m beside its axis stays seen and
-# is not shoved when it turns), IT 125 (a ball held out 0.114 m ahead is picked at the image centre: radius < 0.176)
-# and IT 140 (it stops 0.37 m from the performer's axis: 0.15 + the performer's 0.221).
+# is not shoved when it turns; a ball held out 0.114 m ahead is picked at the image centre: radius < 0.176;
+# and it stops 0.37 m from the performer's axis: 0.15 + the performer's 0.221).
 AGENT_SCALE = 0.6
 MOVING_ROLES: tuple[str, ...] = ("lid", "door", "drawer")
 # A "trigger" part is a receptacle's trigger box only: it neither collides, occludes nor is drawn (the changing table's
-# shelves are boards of the table itself: a ray to the top shelf's floor picks the table, IT 154).
+# shelves are boards of the table itself: a ray to the top shelf's floor picks the table).
 PART_ROLES: tuple[str, ...] = (
     "body", "wall", "floor", "top", "leg", "seat", "back", "arm", "base", "shelf", "side", "frame", "head", "shell",
     "trigger",
@@ -272,11 +272,11 @@ _MASS_OVERRIDES = {"soccer_ball": 1.0, "pacifier": 0.125, "separate_container": 
 # Generator dims are the opened state or a copy-paste error: use the doc (closed) size.
 _PREFER_DOC_SIZE = {
     "chest_2", "chest_3", "chest_8", "suitcase_1", "changing_table", "wardrobe",
-    "case_8", "case_9", "bookcase_duplex_4_2", "bowl_6",  # bowl_6: IT 071 (hand pose), 166
+    "case_8", "case_9", "bookcase_duplex_4_2", "bowl_6",  # bowl_6: a held bowl's pose
 }
 # Prefabs whose origin is not where the generator data's positionY puts it: apples' is their centre (a held apple's
-# origin is 0.142 m below the camera, one resting on a cog reports 0.076 m: IT 151, 152); bowls' is their bottom (a
-# bowl on a cog is 0.766 m below the camera standing on it, not 0.75: IT 166).
+# origin is 0.142 m below the camera, one resting on a cog reports 0.076 m); bowls' is their bottom (a
+# bowl on a cog is 0.766 m below the camera standing on it, not 0.75).
 _CENTRED_ORIGIN = {"apple_1", "apple_2"}
 _BOTTOM_ORIGIN_PREFIXES = ("bowl_",)
 # Deprecated types without any size data: rough guesses (x, y, z), origin on the floor.
@@ -509,8 +509,8 @@ def _drawer(x0, x1, y0, y1, z0, z1, name, slide=None) -> list[Part]:
 # definition of it: drawer interiors 0.68 wide, the bottom one 0.09-0.29 m up, the top one 0.36-0.58; open shelves
 # 0.32 wide with floors at 0.075 and 0.35 and one across the whole width at 0.625; its top 0.85 up; opened it is 0.89
 # deep instead of 0.58, so a drawer slides out 0.31 m. With drawer fronts no higher than their slots, a ball put in the
-# opened bottom drawer is seen over its front (IT 082). The generator puts the drawers at x = +0.175 and the shelves
-# at -0.365; in our frame they are mirrored: IT 154 sees the table at yaw 80 but not 90 only with the drawers on -x.
+# opened bottom drawer is seen over its front. The generator puts the drawers at x = +0.175 and the shelves
+# at -0.365; in our frame they are mirrored: Unity sees the table at yaw 80 but not 90 only with the drawers on -x.
 CHANGING_TABLE_DRAWERS_X = (-0.515, 0.165)
 CHANGING_TABLE_SHELVES_X = (0.205, 0.525)
 CHANGING_TABLE_DRAWERS = (("drawer_bottom", 0.09, 0.33), ("drawer_top", 0.36, 0.6))  # (name, floor, top of front)
@@ -794,7 +794,7 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
         return _dumbbell(x, y, z)
     if name == "tie_fighter":
         return _tie_fighter(x, y, z)
-    if name == "trophy":  # a cup on a stem on a base (its bounding box is mostly empty: IT 050 visibility)
+    if name == "trophy":  # a cup on a stem on a base (its bounding box is mostly empty, which visibility shows)
         return [
             _box(0, 0.1 * y, 0, x, 0.2 * y, z, "base"),
             _solid("cylinder", 0, 0.375 * y, 0, 0.3 * min(x, z), 0.35 * y, 0.3 * min(x, z)),
@@ -985,7 +985,7 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
     if family == "tool":
         moveable = True
     if name in ("changing_table", "wardrobe"):
-        openable = False  # opened through their child drawers/doors (IT 154)
+        openable = False  # opened through their child drawers/doors
     if family in ("agent", "blob", "door", "structure"):
         pickupable = moveable = False
         receptacle = receptacle if family == "structure" else False
@@ -1125,7 +1125,7 @@ def mesh_vertices(kind: str) -> np.ndarray:
 # Materials an object reports when the scene does not say (prefab defaults of the MCS Unity app)
 # ------------------------------------------------------------------------------------------------
 # type name or prefix -> (salient materials, colour names, colours fixed whatever the scene's materials)
-# From recorded Unity outputs (IT 020, 046, 109, 110, 151, 124) and the generator's type definitions.
+# From recorded Unity outputs and the generator's type definitions.
 _MATERIAL_DEFAULTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...] = (
     ("soccer_ball", ("RUBBER",), ("white", "black"), True),
     ("trophy", ("METAL",), ("silver", "grey"), False),
@@ -1142,7 +1142,7 @@ _MATERIAL_DEFAULTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ..
 )
 
 
-# Types whose Unity prefab reports no salient materials whatever the scene gives (IT 170, 173: a
+# Types whose Unity prefab reports no salient materials whatever the scene gives (a
 # separate_container with salientMaterials ["metal"] reports material_list []).
 NO_REPORTED_MATERIALS: frozenset[str] = frozenset({"separate_container"})
 
@@ -1162,7 +1162,7 @@ def default_materials(type_name: str) -> tuple[tuple[str, ...], tuple[str, ...],
 
 
 def agent_skin_colors(skin: int | None, elder: bool = False) -> tuple[str, ...]:
-    """Colour names an agent reports for its ``agentSettings`` skin (IT 121, 122, 148): elder skins have no
+    """Colour names an agent reports for its ``agentSettings`` skin: elder skins have no
     registered colour, skins 1 and 3 are dark, the others (and the default -1) medium."""
     if elder:
         return ()

@@ -72,7 +72,7 @@ ISOMETRIC_FRONT_RIGHT_CAMERA = (4.0, 3.0, 4.0, 225.0, 35.264)
 
 def lava_areas(scene: Scene) -> list[tuple[float, float, float, float]]:
     """Lava as MCS reports it: (x1, z1, x2, z2) per 1 x 1 cell, or the lava parts of a partitioned floor (which
-    replaces the scene's cells; its rectangles come as (x_low, z_high, x_high, z_low), IT 143)."""
+    replaces the scene's cells; its rectangles come as (x_low, z_high, x_high, z_low))."""
     partition = scene.partition_floor
     if partition is not None:
         half_x, half_z = scene.room_dimensions.x / 2.0, scene.room_dimensions.z / 2.0
@@ -310,7 +310,7 @@ class EmbeddedController:
 
     def _carrier(self) -> SimObject | None:
         """The scripted mover (rotating cog) that carries the performer through this action, judged where the
-        performer stands before the action (IT 166, 167); None without one."""
+        performer stands before the action; None without one."""
         return self.performer.mover_touched(self.world, self._movers) if self._movers else None
 
     def _advance(self, carrier: SimObject | None, matched: bool = False) -> None:
@@ -412,7 +412,7 @@ class EmbeddedController:
                     continue
                 if self.tier == DEFAULT and not (obj.id in seen or obj.held) and not obj.structural:
                     continue
-                # only_return_goal_object: the goal's targets and nothing else, not even the room (IT 190, 191)
+                # only_return_goal_object: the goal's targets and nothing else, not even the room
                 if config.only_return_goal_object and (obj.structural or obj.id not in goal_ids):
                     continue
                 listed.append((obj, color))

@@ -237,7 +237,7 @@ def reported_color_names(material: str) -> tuple[str, ...]:
 
 def _own_colour_first(material: str, names: list[str]) -> tuple[str, ...]:
     """Unity lists a flat ``Custom/Materials/<Colour>...`` material's own colour first, then the generator's
-    others (IT 170, 173: ``Custom/Materials/Cyan`` -> cyan blue green; the generator sorts them by name)."""
+    others (``Custom/Materials/Cyan`` -> cyan blue green; the generator sorts them by name)."""
     component = material.rstrip("/").rsplit("/", 1)[-1].lower()
     own = [name for name in names if component.startswith(name)]
     return tuple(own + [name for name in names if name not in own])

@@ -37,13 +37,13 @@ def stable_color(object_id: str, taken: set[tuple[int, int, int]]) -> tuple[int,
 # toward it (reaching 0.5 m past it) hits the object itself first. The object registries place those points on the
 # surface of the object's box: its 8 corners and 6 face centres (``cube``, the toy blocks, paintings, chairs; balls:
 # points around the sphere), with no centre point. Large objects get no more points, so a sofa or a changing table
-# that fills the image while its corners are out of view is not visible (IT 050, 154).
+# that fills the image while its corners are out of view is not visible.
 # Tools hide nothing: Unity sees a ball just behind a tool's far end, wholly behind the 0.3 m tool in the image, at
-# every step of IT 115 and 116, and no recorded observation has an object hidden by a tool. So a ray toward another
+# every step, and no recorded observation has an object hidden by a tool. So a ray toward another
 # object's point passes through tools (world.GROUP_SEE_PAST); one toward a tool's own point meets it.
 SAMPLE_INSET = 0.9  # points sit just inside each part's surface, so a ray aimed at one meets that part (a ray to
-# an exact corner grazes it); measured: the surface itself (1.0) matches fewer recorded observations (IT 154, 173)
-SAMPLE_SPACING = 1.0  # metres: long parts get a point at least this often along each side (IT 220: a 9 m tool
+# an exact corner grazes it); measured: the surface itself (1.0) matches fewer recorded observations
+SAMPLE_SPACING = 1.0  # metres: long parts get a point at least this often along each side (a 9 m tool
 # seen side-on, its corners and face centres out of view, is targetable); results are the same for 0.75-1.5 m
 _ROUND = np.array([mujoco.mjtGeom.mjGEOM_SPHERE, mujoco.mjtGeom.mjGEOM_ELLIPSOID])
 _ROUND_SIDES = np.array([mujoco.mjtGeom.mjGEOM_CYLINDER, mujoco.mjtGeom.mjGEOM_CAPSULE])
@@ -53,9 +53,9 @@ _BOX_POINT_SIGNS = np.array(
     + [[sign if a == axis else 0 for a in range(3)] for axis in range(3) for sign in (-1, 1)], dtype=float)
 # A simulation agent's visibility points bound its skinned body, not its 0.5 x 1.6 x 0.5 catalog box: MCS scales
 # its agent models to 0.6 of that box (scene generator AGENT_SCALE), the arms a little wider than the 0.3 m body.
-# Fractions of the catalog box (x, y, z), bottom at the feet; fitted to the agents' recorded visibility (IT 121-181:
-# 964 of 965 observations with 0.6 high; 0.6 or 0.8 wide, 945 and 949; the full 1.6 m height, 936); 0.59 high
-# (0.944 m) gets them all: IT 140 sees an agent 0.3 m away by its top corners (top below 0.955 m), and not a step
+# Fractions of the catalog box (x, y, z), bottom at the feet; fitted to the agents' recorded visibility
+# (964 of 965 observations with 0.6 high; 0.6 or 0.8 wide, 945 and 949; the full 1.6 m height, 936); 0.59 high
+# (0.944 m) gets them all: Unity sees an agent 0.3 m away by its top corners (top below 0.955 m), and not a step
 # later (top above 0.936 m). Rays toward these points meet the agents' shells (catalog._agent), the body they were
 # fitted with; other objects are hidden by the agents' capsules only.
 AGENT_VISIBLE_BOX = np.array([0.7, 0.59, 0.6])
@@ -111,7 +111,7 @@ def _sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
 def _seen_by_grid(obj: SimObject) -> bool:
     """Whether an object counts as seen where the image grid hits it: the floor and structures (MCS reports them
     visible anyway; they can be targeted by id) and doors, whose panels carry visibility points across their face
-    (IT 091: a closed door 0.3 m ahead is visible with its corners and centre out of view)."""
+    (a closed door 0.3 m ahead is visible with its corners and centre out of view)."""
     return obj.is_floor or obj.structural or obj.type_name.startswith("door_")
 
 

@@ -20,30 +20,30 @@ PERFORMER_REACH = 1.0
 CAMERA_FIELD_OF_VIEW = 42.5
 CLIPPING_PLANES = (0.01, 150.0)
 AXIS_LOW, AXIS_HIGH = 0.068, 0.796  # Unity's capsule segment (height 1.23, radius 0.251, centre 0.33 below the camera)
-FOOT_CLEARANCE = 0.23  # the capsule floats this far above the floor: low obstacles only touch its lower sphere (IT 013, 110, 205)
+FOOT_CLEARANCE = 0.23  # the capsule floats this far above the floor: low obstacles only touch its lower sphere
 POSE_CLEARANCE = {"STANDING": FOOT_CLEARANCE, "CRAWLING": 0.1, "LYING": 0.02}  # legacy poses keep low bodies low
 CAPSULE_TOP = 1.047  # top of Unity's capsule above the feet: height matching casts down from here
 # MCS carries a performer whose axis is 0.12 or 0.16 m off a rotating cog's collider when the action starts, not 0.20 or
-# 0.26 m (IT 167, boarding and leaving a cog lying flat on the floor).
+# 0.26 m (boarding and leaving a cog lying flat on the floor).
 MOVER_CARRY_RADIUS = 0.18
 SUPPORT_RADIUS = 0.12  # radius of the sphere MCS casts down to find the structure the performer stands on
-MAX_RISE = 0.13  # the most a 0.1 m step may climb: ramps up to 45 degrees (0.1), not 60 (0.17; IT 074, 076)
+MAX_RISE = 0.13  # the most a 0.1 m step may climb: ramps up to 45 degrees (0.1), not 60 (0.17)
 CLIMB_NORMAL_Z = math.cos(math.radians(46.0))  # surfaces steeper than ~45 degrees cannot be climbed
 STRUCTURE_RADIUS = 0.221  # Unity's capsule keeps its axis this far from structures: pushed out of a platform's or a
-# hole's side after a fall (IT 065, 083), stopped 0.2 m from a lip but not 0.236 m (IT 094, 101)
+# hole's side after a fall, stopped 0.2 m from a lip but not 0.236 m
 STRUCTURE_AXIS_LOW = 0.225  # ...and that capsule's axis starts this far above the feet (its bottom at the feet): it
-# meets a ramp's side from the floor (IT 077) and slides up and off the top end of a ramp (IT 074: +0.034 m, 0.074 m on)
+# meets a ramp's side from the floor and slides up and off the top end of a ramp (+0.034 m, 0.074 m on)
 SEESAW_PUSH = 2.0 * 9.81 * 0.02  # N s: standing on a seesaw plank, the performer's weight (2 kg x g, MCS
-# MatchAgentHeightToStructureBelow) as a force for one Unity physics step (0.02 s), once per action (IT 086, 092)
-PUSHABLE_MASS = 2.0  # walking into a lighter non-kinematic object shoves it (IT 011 1.9 kg) instead of stopping
-SHOVE_RADIUS = 0.2  # a shoved object is kept this far (surface) from the body's axis (IT 011)
+# MatchAgentHeightToStructureBelow) as a force for one Unity physics step (0.02 s), once per action
+PUSHABLE_MASS = 2.0  # walking into a lighter non-kinematic object shoves it (a 1.9 kg one is shoved) instead of stopping
+SHOVE_RADIUS = 0.2  # a shoved object is kept this far (surface) from the body's axis
 START_CLEAR_RADIUS = 0.254  # a light object starting inside the body ends with its centre this far from the axis
-# (IT 163: a 0.1 m ball at 0.18 ends at 0.254; IT 082: a 0.05 m ball at 0.2 must end ahead of the view's lower edge)
-SHOVE_SPEED = 0.1  # m/s a shoved object keeps rolling with (IT 011)
+# (a 0.1 m ball at 0.18 ends at 0.254; a 0.05 m ball at 0.2 must end ahead of the view's lower edge)
+SHOVE_SPEED = 0.1  # m/s a shoved object keeps rolling with
 TOUCH_TOLERANCE = 1e-3  # the body may touch an object without being stopped: it slides along a cube's face exactly
-# its radius (0.25 m) from its axis (IT 160), while a 3.4 mm overlap with a sphere stops it (IT 013)
-AGENT_COLLIDER_RADIUS = 0.07  # a simulation agent only stops the performer near its axis (IT 140: 0.39 m apart
-# passes, IT 148: 0.27 m stops), whatever its arms and body look like
+# its radius (0.25 m) from its axis, while a 3.4 mm overlap with a sphere stops it
+AGENT_COLLIDER_RADIUS = 0.07  # a simulation agent only stops the performer near its axis (0.39 m apart
+# passes, 0.27 m stops), whatever its arms and body look like
 
 STANDING, CRAWLING, LYING = "STANDING", "CRAWLING", "LYING"
 # Camera height and collision-capsule height of each pose (seed 002 / pre-0.5 Unity).
@@ -148,7 +148,7 @@ class Performer:
 
     def standing_height(self, world: World, x: float, z: float, top: float | None = None) -> float:
         """Height of the structure the performer would stand on at (x, z) (its current height if what is below
-        is not a structure: MCS only climbs structures, IT 074)."""
+        is not a structure: MCS only climbs structures)."""
         owner, height = self.support(world, x, z, self._body_top() if top is None else top)
         if owner is None or not (owner.structural or owner.is_floor or owner.seesaw):
             return self.floor_y
@@ -187,8 +187,9 @@ class Performer:
 
     def press_plank(self, world: World) -> None:
         """Push the seesaw plank the performer stands on (if any) down with its weight, once before an action's
-        physics: IT 092's plank tips 2, 6, 11 degrees after 1-3 actions and IT 086's only lifts its low end once the
-        performer is 0.15 m past the pivot, as one such push per action (not one per height match) makes them."""
+        physics: a plank tips 2, 6, 11 degrees after 1-3 actions under a performer on its end, and a tilted one only
+        lifts its low end once the performer is 0.15 m past the pivot, as one such push per action (not one per height
+        match) makes them."""
         if not world.has_planks or self.fixed_camera_y is not None:
             return
         owner, height = self.support(world, self.x, self.z, self._body_top())
@@ -215,7 +216,7 @@ class Performer:
 
     def _push_out(self, world: World) -> None:
         """Move the body out of the structures it overlaps, deepest first (Unity's ComputePenetration after a change
-        of height: sideways out of a platform's side after a fall, IT 065, 083; up and off a ramp's end, IT 074)."""
+        of height: sideways out of a platform's side after a fall; up and off a ramp's end)."""
         for _ in range(4):
             overlaps = self._structure_overlaps(world, self.x, self.z, self.floor_y)
             if not overlaps:
@@ -226,16 +227,18 @@ class Performer:
             self.floor_y += float(away[2]) * depth
         self.place_capsule(world, self.x, self.z)
 
-    def _side_in_the_way(self, world: World, x: float, z: float) -> bool:
+    def _side_in_the_way(self, world: World, x: float, z: float, feet: float | None = None) -> bool:
         """Whether Unity's capsule, moved to (x, z) at its present height, would run into a structure too steep to
-        walk on (walls, platform sides, lips, the side of a ramp: IT 077); gentler surfaces are climbed, and so is an
-        edge no higher than MAX_RISE above the feet, a step (a 0.1 m rotating cog, IT 170, 173)."""
-        return any(away[2] < CLIMB_NORMAL_Z and height - self.floor_y > MAX_RISE
+        walk on (walls, platform sides, lips, the side of a ramp); gentler surfaces are climbed, and so is an
+        edge no higher than MAX_RISE above the feet where the step ends (`feet`, default where they are now): a
+        0.1 m rotating cog, a platform's edge at the top of a 45-degree ramp."""
+        feet = self.floor_y if feet is None else feet
+        return any(away[2] < CLIMB_NORMAL_Z and height - feet > MAX_RISE
                    for _, away, height in self._structure_overlaps(world, x, z, self.floor_y))
 
     def clear_light_objects(self, world: World) -> list:
         """Push light objects that start inside the body out of it, radially, as far as a shove would (Unity's
-        depenetration in the first physics step: IT 082's small ball at 0.2 m ends up visible ahead; IT 163)."""
+        depenetration in the first physics step: a small ball at 0.2 m ends up visible ahead)."""
         self.place_capsule(world, self.x, self.z)
         radius = float(world.model.geom_size[world.performer_geom][0])
         moved = []
@@ -299,13 +302,14 @@ class Performer:
         self.match_height(world)
         ahead, right = MOVE_DIRECTIONS[action]
         delta = MOVE_DISTANCE * scale * (ahead * yaw_forward_mj(self.yaw) + right * yaw_right_mj(self.yaw))
-        # Unity keeps positions in 32-bit floats: 0.01 + 4 x 0.1 is 0.41 there, not 0.41000000000000003 (IT 107).
+        # Unity keeps positions in 32-bit floats: 0.01 + 4 x 0.1 is 0.41 there, not 0.41000000000000003.
         x, z = float(np.float32(self.x + delta[0])), float(np.float32(self.z + delta[1]))
         new_floor = self.standing_height(world, x, z)
         rise = new_floor - self.floor_y
         if rise > MAX_RISE * scale or (rise > 1e-3 and world.last_cast_normal[2] < CLIMB_NORMAL_Z):
-            return False  # a structure too steep to climb (IT 076: 60 degrees) or a step up (IT 065)
-        if world.lip_in_the_way(x, z, STRUCTURE_RADIUS) or self._side_in_the_way(world, x, z):
+            return False  # a structure too steep to climb (60 degrees) or a step up
+        feet = max(new_floor, self.floor_y)  # edges are steps by where the feet will be
+        if world.lip_in_the_way(x, z, STRUCTURE_RADIUS) or self._side_in_the_way(world, x, z, feet):
             return False
         if self.blocked_at(world, x, z, floor_y=max(new_floor, self.floor_y)):
             return False

@@ -4,17 +4,17 @@ as the MCS Unity app does (MCSMain.UpdateGameObjectOnStep, then Physics.Simulate
 - ``shows``: the first entry places the object (at its stepBegin, 0 = at Initialize); later entries re-pose it.
 - ``moves`` / ``rotates``: add the whole vector every step in [stepBegin, stepEnd] (inclusive); by default in the
   object's own axes (Unity Transform.Translate/Rotate), in world axes with ``globalSpace``. With ``repeat`` the
-  range comes back every (stepEnd - stepBegin + stepWait) steps (IT 089: 1-6 then 13-18 for stepWait 7).
+  range comes back every (stepEnd - stepBegin + stepWait) steps (1-6 then 13-18 for stepWait 7).
 - ``forces`` / ``torques``: Unity AddForce / AddTorque once per step in range: the body's velocity changes by
-  F * 0.01 s / m (one 0.01 s physics step, IT 055) or F / m with ``impulse``; ``relative`` = in the object's axes.
-- ``teleports`` (position, optional rotation), ``hides`` (gone for good), ``shrouds`` (not drawn, not seen, still
+  F * 0.01 s / m (one 0.01 s physics step) or F / m with ``impulse``; ``relative`` = in the object's axes.
+- ``teleports`` (position, optional rotation), ``hides`` (gone until a later show), ``shrouds`` (not drawn, not seen, still
   physical), ``ghosts`` (collide with nothing and hold still), ``togglePhysics`` (kinematic <-> physical),
   ``openClose``, ``changeMaterials`` (colours), ``lidAttachment`` (a lid snaps onto its container).
 - ``triggeredBy`` objects (interactive imitation): their scripts other than ``shows`` wait until the containers of
   the goal's ``triggeredByTargetSequence`` have been opened in order, and then run with steps counted from the
-  step the sequence was completed (IT 172: chest_3 opened at step 15, moves 0-7 run at 15-22, changeMaterials 8 at
+  step the sequence was completed (chest_3 opened at step 15, moves 0-7 run at 15-22, changeMaterials 8 at
   23). Opening another container sets ``triggered_by_sequence_incorrect``; EndHabituation starts the sequence
-  afresh and puts the triggered objects' materials and physics back as they were (IT 172, step 30).
+  afresh and puts the triggered objects' materials and physics back as they were (step 30).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ ACTION_SECONDS = SUBSTEPS_PER_ACTION * PHYSICS_TIMESTEP  # simulated time of one
 
 
 def in_range(step: int, begin: int, end: int | None, repeat: bool = False, wait: int = 0) -> bool:
-    """Whether `step` lies in a scripted [begin, end] range (end None = begin), repeating when asked (IT 089)."""
+    """Whether `step` lies in a scripted [begin, end] range (end None = begin), repeating when asked."""
     end = begin if end is None or end < begin else end
     if step < begin:
         return False
@@ -121,6 +121,8 @@ def apply_scripts(world: World, step: int, trigger: TriggerSequence | None = Non
         if spec is None or not _has_scripts(spec, step):
             continue
         own_step = trigger.script_step(spec, step) if trigger is not None else step
+        if own_step is not None:
+            _hides(world, obj, spec, own_step)  # before the shows, as MCSMain.UpdateGameObjectOnStep
         if not obj.held:
             _shows(world, obj, spec, step)
         if own_step is None:
@@ -147,8 +149,20 @@ def _shows(world: World, obj: SimObject, spec, step: int) -> None:
         rotation = show.rotation
         world.set_pose(obj, mcs_to_mj(show.position.x, show.position.y, show.position.z),
                        unity_euler_to_mj_matrix(rotation.x, rotation.y, rotation.z))
-        if not obj.present and not obj.hidden:
+        obj.hidden = False  # a show brings back an object a hide took away
+        if not obj.present:
             world.set_present(obj, True)
+
+
+def _hides(world: World, obj: SimObject, spec, step: int) -> None:
+    """`hides` at a step: the object is taken out of the scene (not drawn, seen, touched or listed) until a later
+    show puts it back."""
+    if obj.held:
+        return
+    for hide in spec.hides or []:
+        if hide.step_begin == step:
+            obj.hidden = True
+            world.set_present(obj, False)
 
 
 def _motions(world: World, obj: SimObject, spec, step: int) -> None:
@@ -179,7 +193,7 @@ def _motions(world: World, obj: SimObject, spec, step: int) -> None:
         velocity = world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6].copy() if obj.dynamic else None
         kinematic = not obj.dynamic or obj.frozen
         # What rests on a scripted mover (a rotating cog, a moving platform, a turning block) rides along rigidly
-        # (IT 151, 152), unless its own `moves` move it this step (IT 187: a ball lowered in its container by the same
+        # unless its own `moves` move it this step (a ball lowered in its container by the same
         # moves as the container's would otherwise descend twice as fast).
         riders = [(r, world.body_pos(r).copy(), world.body_mat(r).copy()) for r in world.carried_by(obj)
                   if r.scene_object is None or _move_offset(world, r, r.scene_object, step) is None]
@@ -233,10 +247,6 @@ def _forces(world: World, obj: SimObject, spec, step: int) -> None:
 
 
 def _flags(world: World, obj: SimObject, spec, step: int) -> None:
-    for hide in spec.hides or []:
-        if hide.step_begin == step:
-            obj.hidden = True
-            world.set_present(obj, False)
     shrouded = any(in_range(step, s.step_begin, s.step_end, s.repeat, s.step_wait) for s in spec.shrouds or [])
     if shrouded != obj.shrouded:
         obj.shrouded = shrouded
@@ -255,7 +265,7 @@ def _flags(world: World, obj: SimObject, spec, step: int) -> None:
 def _toggle_physics(world: World, obj: SimObject, spec, step: int) -> None:
     """togglePhysics: kinematic <-> physical. An object released while its `moves` run keeps their speed (the
     move's vector per action) on top of the step's move: PhysX keeps a kinematic body's scripted velocity
-    (IT 170, 173: a ball let go during its last 0.1 m move drops 0.22 m in that step, not 0.11 m)."""
+    (a ball let go during its last 0.1 m move drops 0.22 m in that step, not 0.11 m)."""
     releasing = obj.frozen
     world.set_frozen(obj, not obj.frozen)
     offset = _move_offset(world, obj, spec, step) if releasing else None
@@ -265,7 +275,7 @@ def _toggle_physics(world: World, obj: SimObject, spec, step: int) -> None:
 
 def _attach_lid(world: World, container_id: str, lid: SimObject) -> None:
     """lidAttachment (on the lid): from now on the lid stays where it is on its container and moves with it
-    (MCS parents it; the scene's placer moves have already lowered it into place, IT 170), and the container
+    (MCS parents it; the scene's placer moves have already lowered it into place), and the container
     reports the lid's colours too."""
     container = world.by_id.get(container_id)
     if container is None or lid.held or container.held:
@@ -277,10 +287,10 @@ def _attach_lid(world: World, container_id: str, lid: SimObject) -> None:
     container.attached_lid = lid.id
     lid.attached_to = container.id
     container.is_open = False
-    # Unity parents the lid to its container, whose colours then include the lid's (IT 170, 173).
+    # Unity parents the lid to its container, whose colours then include the lid's.
     own = container.texture_color_list
     container.texture_color_list = own + [c for c in lid.texture_color_list if c not in own]
-    world.forward()  # this step's moves may have just lowered the lid (IT 188: its last move is at the attach step)
+    world.forward()  # this step's moves may have just lowered the lid (its last move is at the attach step)
     cmat, cpos = world.body_mat(container), world.body_pos(container)
     lid.attach_offset = (cmat.T @ (world.body_pos(lid) - cpos), cmat.T @ world.body_mat(lid))
 

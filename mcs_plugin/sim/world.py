@@ -33,21 +33,21 @@ AGENT_RAY_GROUPS = np.array([1, 1, 1, 0, 1, 0], dtype=np.uint8)
 
 REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a body counts as at rest
 # How far an object's bottom may sit inside a kinematic mover's top and still ride it (scenes place objects a
-# centimetre into a rotating cog, IT 170); plus float noise as the mover turns.
+# centimetre into a rotating cog); plus float noise as the mover turns.
 CARRY_SINK = 0.01 + 1e-6
 SLEEP_ENERGY = 0.005  # Unity's default sleep threshold (kinetic energy / mass, m^2/s^2)
 SLEEP_ACTIONS = 8  # PhysX lets a body sleep after ~0.4 s under the threshold
 ANGULAR_DRAG = 0.5  # MCS rigidbody angular drag (1/s): spinning and rolling objects slow down
-SEESAW_PLANK_THICKNESS = 0.034  # m: a seesaw plank's collider, whatever its z scale (100 in IT 086, 092); the
-# camera of a performer standing on the flat plank of IT 092 is 0.017 above its centre, on IT 086's 17-degree one too
+SEESAW_PLANK_THICKNESS = 0.034  # m: a seesaw plank's collider, whatever its z scale (100 in recorded scenes); the
+# camera of a performer standing on a flat plank is 0.017 above its centre, on a 17-degree one too
 # Spins about the vertical (TorqueObject) are turned by hand, not by MuJoCo's contacts, which at tens of rad/s of slip
-# lift a spinning box off the floor. Unity caps them at its maximum angular speed: IT 095's turtle turns ~143 degrees in
+# lift a spinning box off the floor. Unity caps them at its maximum angular speed: a torqued turtle turns ~143 degrees in
 # its first 0.05 s action whatever the force (0.5, 0.75, 1). They slow down linearly (Coulomb) at SPIN_FRICTION * g *
-# r / k^2, r the footprint's half diagonal and k^2 = I/m about the vertical: fitted to IT 095 (a 0.48 x 0.17 m turtle,
-# 100 rad/s^2) and IT 113 (a 1 x 9 m tool, 5.6 rad/s^2); twice the sliding friction.
+# r / k^2, r the footprint's half diagonal and k^2 = I/m about the vertical: fitted to recordings (a 0.48 x 0.17 m turtle,
+# 100 rad/s^2) and a 1 x 9 m tool (5.6 rad/s^2); twice the sliding friction.
 MAX_ANGULAR_SPEED = 50.0  # rad/s
 MAX_BODY_ANGULAR_SPEED = 7.0  # rad/s: Unity's default Rigidbody.maxAngularVelocity. A fast ball cannot roll: it slides
-# until it is down to 7 rad/s x radius, then rolls on (IT 109 and 115: 0.11 m balls end rolling 0.038 m per action)
+# until it is down to 7 rad/s x radius, then rolls on (0.11 m balls end rolling 0.038 m per action)
 SPIN_FRICTION = 0.86
 BODY_PREFIX = "obj:"  # MuJoCo body names: scene ids may be anything, "world" included
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
@@ -117,6 +117,8 @@ class SimObject:
     was_picked_up: bool = False
     calm_actions: int = 0  # consecutive actions with kinetic energy under the sleep threshold
     spin: float = 0.0  # rad/s about the vertical (MuJoCo +z) of a TorqueObject spin, turned by World.advance
+    drag: float = 0.0  # Unity Rigidbody.drag (1/s): linear velocity damping
+    angular_drag: float = ANGULAR_DRAG  # Unity Rigidbody.angularDrag (1/s)
     part_names: list[str] = field(default_factory=list)  # per part: MCS child-component suffix ("" = own part)
     part_open_centres: list = field(default_factory=list)  # per part: (centre, size) in the object frame when open
     moving_part_poses: dict = field(default_factory=dict)  # geom -> ((pos, half size) closed, (pos, half size) open)
@@ -126,7 +128,7 @@ class SimObject:
     carried: bool = False  # inside a held container (moves with it, touches nothing)
     ghost: bool = False  # scripted `ghosts`: collides with nothing and holds still
     shrouded: bool = False  # scripted `shrouds`: not drawn and not seen, still physical
-    hidden: bool = False  # removed for good by a scripted `hides`
+    hidden: bool = False  # taken away by a scripted `hides` (until a later show)
     attached_lid: str = ""  # id of the lid attached to this container (lidAttachment)
     attached_to: str = ""  # id of the container this lid is attached to
     attach_offset: tuple | None = None  # (position, rotation) of an attached lid in its container's frame
@@ -137,13 +139,13 @@ class SimObject:
 
 FLOOR_ID = "floor"  # the room's floor object (MCS id)
 FLOOR_TILE_PREFIX = "floor"
-FLOOR_TILE_MARGIN = 1  # tiles beyond the last whole-metre cell of the room on each side (IT 164: 13 per row, 10 m room)
+FLOOR_TILE_MARGIN = 1  # tiles beyond the last whole-metre cell of the room on each side (13 per row, 10 m room)
 
 
 @dataclass(frozen=True)
 class FloorGrid:
     """Unity's tiled floor, built when a scene has holes, lava or floor textures: 1 m tiles centred on whole
-    metres, ids `floor<N>` numbered row by row (z, then x) from the -x, -z corner (IT 164: floor149 is the tile at
+    metres, ids `floor<N>` numbered row by row (z, then x) from the -x, -z corner (floor149 is the tile at
     x 0, z 5 and floor110 the one at x 0, z 2 in a 10 m room)."""
 
     half_x: int  # tiles run from -half_x to half_x along x
@@ -277,7 +279,7 @@ class World:
     def _swing_attached_lid(self, container: SimObject, lid: SimObject, opened: bool,
                             away_from: np.ndarray | None) -> None:
         """Turn an attached lid 90 degrees up about its bottom edge on the container side (one of its four local
-        sides) facing most directly away from `away_from`, or back down (IT 170, 173: a 0.4 m lid's origin rises
+        sides) facing most directly away from `away_from`, or back down (a 0.4 m lid's origin rises
         0.2 m and moves 0.2 m to the far side)."""
         if not opened:
             if lid.closed_offset is not None:
@@ -421,7 +423,7 @@ class World:
     def _turn_spinning(self, obj: SimObject, dt: float, deceleration: float) -> None:
         """Slow a spin by `dt` of angular drag and friction, then turn the object by it about the vertical through
         its centre of mass (semi-implicit, as PhysX integrates)."""
-        spin = obj.spin * (1.0 - ANGULAR_DRAG * dt)
+        spin = obj.spin * (1.0 - obj.angular_drag * dt)
         obj.spin = math.copysign(max(0.0, abs(spin) - deceleration * dt), spin)
         qpos = self.data.qpos[obj.qpos_adr : obj.qpos_adr + 7]
         half = obj.spin * dt / 2.0
@@ -656,7 +658,7 @@ class World:
 
     def inside(self, container: SimObject) -> list[SimObject]:
         """Physical objects whose centre lies within a container's bounding box (what it holds, resting or not:
-        IT 071 takes along an apple still falling into the bowl)."""
+        a picked-up bowl takes along an apple still falling into it)."""
         pos, mat = self.body_pos(container), self.body_mat(container)
         half = container.size / 2.0
         found = []
@@ -671,7 +673,7 @@ class World:
     def carried_by(self, mover: SimObject, gap: float = 0.06) -> list[SimObject]:
         """Objects a kinematic mover (a rotating cog, a moving platform, a dragged container) carries: those
         standing over its footprint with their bottom at most `gap` above its top (MCS carries even one hovering a
-        little: IT 167), what is inside it when it is a receptacle, whatever rests on them and what their
+        little), what is inside it when it is a receptacle, whatever rests on them and what their
         containers hold."""
         pos, mat = self.body_pos(mover), self.body_mat(mover)
         top = self.world_bounds(mover)[:, 2].max()
@@ -687,11 +689,11 @@ class World:
             bottom = self.lowest_point(other)
             if top - CARRY_SINK <= bottom <= top + gap:
                 found.append(other)
-        if mover.receptacle:  # a moved container takes what is inside it along (IT 188: the shell game's ball)
+        if mover.receptacle:  # a moved container takes what is inside it along (the shell game's ball)
             found.extend(o for o in self.inside(mover) if o not in found and not o.is_agent)
         for base in list(found):
             found.extend(r for r in self.riders(base, frozen_too=True) if r not in found)
-            if base.receptacle:  # what is in a carried container rides too, resting or still falling (IT 167)
+            if base.receptacle:  # what is in a carried container rides too, resting or still falling
                 found.extend(r for r in self.inside(base) if r not in found)
         return found
 
@@ -752,7 +754,7 @@ class World:
 
     def lip_in_the_way(self, x: float, y: float, radius: float) -> bool:
         """Whether a platform lip's footprint comes within `radius` of the vertical line at (x, y) (MuJoCo frame):
-        lips stop the performer whatever their height (IT 094)."""
+        lips stop the performer whatever their height."""
         for lip in self._lips:
             local = self.body_mat(lip).T @ (np.array([x, y, 0.0]) - self.body_pos(lip))
             half = lip.size[[0, 2]] / 2.0

@@ -1,0 +1,253 @@
+"""Rules taken from MCS's controller source, checked on hand-built scenes (not the recorded corpus)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.sim_scenes import ball, chest, obj, scene, wall
+
+SIM_DIR = Path(__file__).resolve().parents[1] / "mcs_plugin" / "sim"
+
+
+def _ball_behind_slit() -> dict:
+    """A ball at the camera's height behind two walls that leave a 2 cm slit straight ahead of the performer.
+
+    The image centre's ray passes the slit and meets the ball, but every one of the ball's visibility points lies
+    behind a wall.
+    """
+    target = ball(x=-0.2, z=0.9, diameter=0.5, kinematic=True)
+    target["shows"][0]["position"]["y"] = 0.762
+    return scene(target, wall("left", x=-1.01, z=0.5), wall("right", x=1.01, z=0.5))
+
+
+def test_target_by_image_point_must_be_visible(sim):
+    """MCSController.ConvertScreenPointToId only turns the point into an id; the action then checks that id's
+    visibility, so an object hit through a gap that hides all its visibility points is NOT_VISIBLE."""
+    out = sim.start_scene(_ball_behind_slit())
+    assert obj(out, "ball").visible is False
+    out = sim.step("PickupObject", objectImageCoordsX=300, objectImageCoordsY=200)
+    assert (out.return_status, out.resolved_object) == ("NOT_VISIBLE", "ball")
+    assert obj(out, "ball").held is False
+
+
+def test_target_by_image_point_in_view_is_taken(sim):
+    """The same ball without the walls: seen, in reach, picked up by the image point."""
+    target = ball(x=-0.2, z=0.9, diameter=0.5, kinematic=True)
+    target["shows"][0]["position"]["y"] = 0.762
+    sim.start_scene(scene(target))
+    out = sim.step("PickupObject", objectImageCoordsX=300, objectImageCoordsY=200)
+    assert (out.return_status, out.resolved_object) == ("SUCCESSFUL", "ball")
+
+
+def _holding_ball(sim, room: float) -> None:
+    sim.start_scene(scene(ball(z=0.8, diameter=0.2), tilt=30, roomDimensions={"x": room, "y": 3, "z": room}))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    for _ in range(3):
+        assert sim.step("LookUp").return_status == "SUCCESSFUL"
+
+
+def test_throw_at_image_point_with_nothing_in_range_fails_and_drops(sim):
+    """MCSController.ThrowObject: the object is let go first; an image point whose ray meets nothing within
+    MAX_DISTANCE_ACROSS_ROOM (14.15 m) gives FAILED and the object just falls."""
+    _holding_ball(sim, room=40.0)
+    out = sim.step("ThrowObject", objectImageCoordsX=300, objectImageCoordsY=200)
+    assert out.return_status == "FAILED"
+    assert obj(out, "ball").held is False
+    assert np.linalg.norm(sim.world.data.qvel[sim.world.by_id["ball"].qvel_adr + np.arange(2)]) < 0.5
+
+
+def test_throw_at_image_point_aims_at_what_the_ray_hits(sim):
+    """In a 10 m room the ray meets the far wall: the ball is thrown toward that point, forward and level."""
+    _holding_ball(sim, room=10.0)
+    before = obj(sim.last_output, "ball").position
+    out = sim.step("ThrowObject", objectImageCoordsX=300, objectImageCoordsY=200, force=1.0)
+    assert out.return_status == "SUCCESSFUL"
+    after = obj(out, "ball").position
+    assert after["z"] - before["z"] > 0.3 and abs(after["x"]) < 0.05
+
+
+@pytest.mark.parametrize("path", sorted(SIM_DIR.glob("*.py")), ids=lambda p: p.name)
+def test_simulator_code_cites_no_integration_test(path):
+    """Rules are described by what they do; which recorded tests show them is kept in docs/fidelity.md."""
+    cited = re.findall(r"\bIT ?\d{3}\b", path.read_text(encoding="utf-8"))
+    assert not cited, f"{path.name} cites integration tests {cited}"
+
+
+def _ids(output) -> set[str]:
+    return {o.uuid for o in output.object_list}
+
+
+def test_hidden_object_comes_back_with_a_later_show(sim):
+    """MCSMain.UpdateGameObjectOnStep: a hide deactivates the object, a later show activates it again."""
+    target = ball(z=2.0)
+    target["hides"] = [{"stepBegin": 2}]
+    target["shows"].append({"stepBegin": 4, "position": {"x": 1.0, "y": 0.25, "z": 2.0}})
+    sim.start_scene(scene(target))
+    present = ["ball" in _ids(sim.step("Pass")) for _ in range(5)]  # steps 1..5
+    assert present == [True, False, False, True, True]
+    assert obj(sim.last_output, "ball").position["x"] == pytest.approx(1.0, abs=0.01)
+
+
+def test_hide_and_show_at_one_step_leaves_the_object_shown(sim):
+    """Hides run before shows at the same step, so a re-pose with a hide at its step still shows the object."""
+    target = ball(z=2.0)
+    target["hides"] = [{"stepBegin": 2}]
+    target["shows"].append({"stepBegin": 2, "position": {"x": -1.0, "y": 0.25, "z": 2.0}})
+    sim.start_scene(scene(target))
+    sim.step("Pass")
+    out = sim.step("Pass")
+    assert "ball" in _ids(out) and obj(out, "ball").position["x"] == pytest.approx(-1.0, abs=0.01)
+
+
+@pytest.mark.parametrize(("action", "params", "ahead"), [
+    ("PushObject", {}, (0.1, 1.0)), ("PullObject", {"force": 1.0}, (0.3, 1.0)), ("TorqueObject", {}, (0.1, 1.0)),
+    ("RotateObject", {}, (0.0, 0.08)), ("MoveObject", {"lateral": 1}, (0.0, 0.08)),
+    ("TorqueObject", {"force": -0.5}, (-1.0, -0.05)),
+])
+def test_object_action_on_held_object_throws_it(sim, action, params, ahead):
+    """MCSController: pushing, pulling, torquing, rotating or moving the held object throws it, with the action's
+    moveMagnitude (MCS's Python API): the force for Push, Pull and Torque (a negative torque throws it back), 0.1 for
+    Rotate and Move. One action later the ball is `ahead` (low, high) metres further along z."""
+    _holding_ball(sim, room=10.0)
+    before = obj(sim.last_output, "ball").position
+    out = sim.step(action, objectId="ball", **params)
+    assert out.return_status == "SUCCESSFUL"
+    after = obj(out, "ball")
+    assert after.held is False
+    assert ahead[0] < after.position["z"] - before["z"] < ahead[1]
+
+
+def test_intuitive_physics_room_has_its_own_walls_and_no_ceiling(sim):
+    """MCSMain.AdjustRoomStructuralObjects: a passive intuitive-physics scene has no ceiling, a fixed camera and a
+    room of its own (side walls 7.75 m out, walls 6 m high), whatever the scene's room dimensions."""
+    data = scene(ball(z=1.0))
+    data["intuitivePhysics"] = True
+    out = sim.start_scene(data)
+    walls = {o.uuid: o for o in out.structural_object_list}
+    assert set(walls) == {"wall_back", "wall_front", "wall_left", "wall_right"}
+    assert (out.position["x"], out.position["z"], out.camera_height) == pytest.approx((0.0, -4.5, 1.5))
+    assert walls["wall_left"].position["x"] == pytest.approx(-7.75) and walls["wall_right"].position["x"] == pytest.approx(7.75)
+    assert all(w.position["y"] == pytest.approx(3.0) for w in walls.values())
+    assert walls["wall_back"].direction["y"] == pytest.approx(0.894, abs=0.01)  # the camera looks up at its centre
+
+
+def test_structures_are_reported_visible_even_out_of_view(sim):
+    """MCSController.generateMetadataWrapper lists structures apart and reports them all visible, wherever they are."""
+    out = sim.start_scene(scene(wall("behind", z=-2.0)))
+    walls = {o.uuid: o for o in out.structural_object_list}
+    assert walls["behind"].direction["z"] < 0  # behind the performer
+    assert all(o.visible for o in walls.values())
+
+
+def test_image_point_ray_goes_through_the_pixels_lower_left_corner(sim):
+    """MCS's Python API sends Unity (int(x), height - 1 - int(y)) and Camera.ScreenPointToRay aims at that screen
+    point, the lower left corner of the pixel: in a 600 x 400 image pixel (300, 199) looks straight ahead."""
+    sim.start_scene(scene())
+    forward, _ = sim.performer.camera_axes()
+    ray = sim._runner._ray_from_params({"objectImageCoordsX": 300, "objectImageCoordsY": 199}, "object")
+    assert ray == pytest.approx(forward, abs=1e-9)
+    off = sim._runner._ray_from_params({"objectImageCoordsX": 300.9, "objectImageCoordsY": 199.9}, "object")
+    assert off == pytest.approx(ray, abs=1e-12)  # fractions of a pixel are dropped
+
+
+def _box(object_id: str, x: float, y: float, z: float, size: tuple[float, float, float], **flags) -> dict:
+    return {"id": object_id, "type": "cube", "shows": [{"stepBegin": 0, "position": {"x": x, "y": y, "z": z},
+                                                        "scale": dict(zip("xyz", size))}], **flags}
+
+
+def test_put_on_a_surface_avoids_what_already_stands_there(sim):
+    """AI2-THOR's PlaceObjectReceptacle tries the receptacle's spots in turn until the object fits: a ball put on a
+    stand whose centre holds a block goes beside the block (resting on the stand), not into it."""
+    stand = _box("stand", 0.0, 0.2, 0.9, (1.0, 0.4, 0.6), kinematic=True, receptacle=True)
+    block = _box("block", 0.0, 0.5, 0.9, (0.2, 0.2, 0.2), mass=5)
+    sim.start_scene(scene(stand, block, ball(x=0.5, z=0.6, diameter=0.2), tilt=30))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="stand")
+    assert out.return_status == "SUCCESSFUL"
+    placed, other = obj(out, "ball").position, obj(out, "block").position
+    assert placed["y"] == pytest.approx(0.5, abs=0.02)  # on the stand's top (0.4), not on the block
+    assert np.hypot(placed["x"] - other["x"], placed["z"] - other["z"]) >= 0.2 - 0.01
+
+
+def test_put_into_a_container_too_small_is_obstructed(sim):
+    """An object that fits nowhere in an opened container is not put in: OBSTRUCTED, still held."""
+    sim.start_scene(scene(chest(x=0.45, z=0.8), ball(x=-0.45, z=0.9, diameter=0.6), tilt=30))
+    assert sim.step("OpenObject", objectId="chest").return_status == "SUCCESSFUL"
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="chest")
+    assert out.return_status == "OBSTRUCTED" and obj(out, "ball").held is True
+
+
+def test_put_into_a_container_that_fits_succeeds(sim):
+    """The same chest takes a 0.3 m ball: let go above its floor at its centre, it comes to rest inside."""
+    sim.start_scene(scene(chest(x=0.45, z=0.8), ball(x=-0.45, z=0.9, diameter=0.3), tilt=30))
+    sim.step("OpenObject", objectId="chest")
+    sim.step("PickupObject", objectId="ball")
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="chest")
+    assert out.return_status == "SUCCESSFUL" and obj(out, "ball").held is False
+    for _ in range(6):
+        out = sim.step("Pass")
+    assert obj(out, "ball").position == pytest.approx({"x": 0.45, "y": 0.187, "z": 0.8}, abs=0.01)
+
+
+def _pushed_travel(sim, **flags) -> float:
+    sim.start_scene(scene(ball(z=0.7, diameter=0.3, **flags), tilt=30))
+    start = obj(sim.last_output, "ball").position["z"]
+    assert sim.step("PushObject", objectId="ball", force=0.5).return_status == "SUCCESSFUL"
+    for _ in range(10):
+        out = sim.step("Pass")
+    return obj(out, "ball").position["z"] - start
+
+
+def test_physics_properties_set_unity_drag(sim):
+    """MCSMain.AssignPhysicsMaterialAndRigidBodyValues: enabled physicsProperties set the rigidbody's drag and
+    angular drag (a field left out is 0): a force -drag * m * v and a torque -angularDrag * I * omega."""
+    free = _pushed_travel(sim)
+    dragged = _pushed_travel(sim, physicsProperties={"enable": True, "drag": 4.0})
+    assert dragged < 0.6 * free
+    body = sim.world.by_id["ball"]
+    damping = sim.world.model.dof_damping[body.qvel_adr : body.qvel_adr + 6]
+    mass, inertia = sim.world.model.body_mass[body.body_id], sim.world.model.body_inertia[body.body_id]
+    assert damping[:3] == pytest.approx([4.0 * mass] * 3)
+    assert damping[3:] == pytest.approx([0.0, 0.0, 0.0])  # angularDrag left out: 0, not Unity's default 0.5
+    assert body.angular_drag == 0.0
+
+
+def test_physics_properties_not_enabled_keep_the_defaults(sim):
+    """Without `enable`, physicsProperties change nothing: no drag, angular drag 0.5."""
+    sim.start_scene(scene(ball(z=0.7, physicsProperties={"enable": False, "drag": 4.0})))
+    body = sim.world.by_id["ball"]
+    assert (body.drag, body.angular_drag) == (0.0, 0.5)
+
+
+@pytest.mark.parametrize("height", [0.5, 1.0])
+def test_a_ramp_up_to_45_degrees_leads_onto_the_platform_at_its_top(sim, height):
+    """MCS's controller climbs structures inclined up to 45 degrees (MatchAgentHeightToStructureBelow); the platform
+    edge at the top of a 1 m ramp is a step once the body stands on the ramp beside it, so walking on reaches the
+    platform's top (camera 0.762 above it) at 27 and 45 degrees alike."""
+    ramp = {"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": height / 2, "z": 1.5},
+                       "scale": {"x": 1, "y": height, "z": 1}}]}
+    platform = {"id": "platform", "type": "cube", "kinematic": True, "structure": True,
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": height / 2, "z": 3},
+                           "scale": {"x": 1, "y": height, "z": 2}}]}
+    sim.start_scene(scene(ramp, platform))
+    outs = [sim.step("MoveAhead") for _ in range(26)]
+    assert all(out.return_status == "SUCCESSFUL" for out in outs)
+    assert outs[-1].camera_height == pytest.approx(0.762 + height, abs=0.01)
+    assert outs[-1].position["z"] > 2.3
+
+
+def test_a_60_degree_ramp_stays_too_steep(sim):
+    """Steeper than 45 degrees is not climbed: walking into a 60-degree ramp is OBSTRUCTED near its foot."""
+    ramp = {"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.866, "z": 1.5},
+                       "scale": {"x": 1, "y": 1.732, "z": 1}}]}
+    sim.start_scene(scene(ramp))
+    statuses = [sim.step("MoveAhead").return_status for _ in range(15)]
+    assert "OBSTRUCTED" in statuses
+    assert sim.last_output.camera_height < 0.762 + 0.3

@@ -31,7 +31,7 @@ ActionChoice = tuple[str, dict]
 #: Every action an expert may return ("End" = the goal is done).
 EXPERT_ACTIONS: tuple[str, ...] = (
     "MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown",
-    "PickupObject", "OpenObject", "CloseObject", "PutObject", "DropObject", "Pass", "End",
+    "PickupObject", "OpenObject", "CloseObject", "PutObject", "DropObject", "Pass", "EndHabituation", "End",
 )
 OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject"})
 MOVE_ACTIONS = frozenset({"MoveAhead", "MoveBack", "MoveLeft", "MoveRight"})
@@ -73,6 +73,17 @@ def _box(obj) -> Box:
 
 def _centre(obj) -> np.ndarray:
     return _box(obj).center
+
+
+def scripted_action(output) -> ActionChoice | None:
+    """The action a scene dictates for this step (a preview phase of Pass, a scripted turn, EndHabituation, the
+    lava rule's EndScene): the step's action list names a single action. None when the expert may choose."""
+    entries = list(output.action_list or [])
+    names = {name for name, _ in entries}
+    if len(names) != 1:
+        return None
+    name, params = entries[0]
+    return str(name), dict(params or {})
 
 
 def relationship_holds(first, second, relationship: str) -> bool:
@@ -168,6 +179,14 @@ class Expert:
         if self.loops > 1:
             self.reason = "going round in circles"
             return None
+        scripted = scripted_action(output)
+        if scripted is not None:
+            if scripted[0] == "EndScene":  # MCS's lava / wrong-sequence rule: the scene is over
+                self.reason = "the scene allows only EndScene"
+                return None
+            self._plan = None  # the scene moves the performer: plan afresh afterwards
+            self._remember(output, scripted)
+            return scripted
         choice = self._decide(output)
         if choice is None and not self.reason:
             self.reason = "no plan"
@@ -260,7 +279,9 @@ class Expert:
             occluders.append(_box(obj))
         open_tops = list(open_tops)
         reach = PERFORMER_REACH - REACH_MARGIN - self._reach_cut[kind]
+        graph = self.graph_for(output)
         return AimGoal(box, occluders, reach=reach, camera_height=float(output.position.get("y", CAMERA_HEIGHT)),
+                       floor=graph.floor_at if len(graph.levels) > 1 else None,
                        tilts=achievable_tilts(float(output.head_tilt)), image_size=tuple(output.camera_aspect_ratio),
                        open_tops=open_tops, bad=self._bad[kind], from_above=from_above, max_lateral=max_lateral,
                        elliptic=elliptic, avoid_bearings=self._bad_sides[kind],

@@ -31,9 +31,10 @@ ActionChoice = tuple[str, dict]
 #: Every action an expert may return ("End" = the goal is done).
 EXPERT_ACTIONS: tuple[str, ...] = (
     "MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown",
-    "PickupObject", "OpenObject", "CloseObject", "PutObject", "DropObject", "Pass", "EndHabituation", "End",
+    "PickupObject", "OpenObject", "CloseObject", "PutObject", "DropObject", "InteractWithAgent", "Pass",
+    "EndHabituation", "End",
 )
-OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject"})
+OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject", "InteractWithAgent"})
 MOVE_ACTIONS = frozenset({"MoveAhead", "MoveBack", "MoveLeft", "MoveRight"})
 EXPERT_GRID = 0.05  # node spacing of the experts' searches (half a move: straighter, shorter paths than 0.1)
 REACH_MARGIN = 0.05  # plan interactions this much inside the 1 m reach
@@ -48,6 +49,8 @@ TOP_SHRINK = 0.6  # aim at the middle of a receptacle's top (inside the ellipse 
 TOP_INSET = 0.05  # ... or anywhere at least this far inside that ellipse
 MAX_REPEATS = 12  # the same action from the same pose this often means the expert goes round in circles
 MAX_INVALIDATIONS = 60  # plans given up on the way because their end stopped being a goal pose
+OFFER_WAIT = 12  # steps to wait for an agent asked with InteractWithAgent to hold its object out (MCS: about 5)
+OFFERED_DISTANCE = 0.05  # an agent's object farther than this (x-z) from the agent is held out, ready to take
 _SUCCESS = {"SUCCESSFUL", "IS_OPENED_COMPLETELY", "IS_CLOSED_COMPLETELY"}
 
 
@@ -114,6 +117,16 @@ def container_of(target, output) -> Any | None:
     return best
 
 
+def holder_of(target, output) -> Any | None:
+    """The agent holding the target and not yet holding it out (its `associatedWithAgent`), if any."""
+    agent = _objects(output).get(target.associated_with_agent) if target.associated_with_agent else None
+    if agent is None or not agent.simulation_agent_is_holding_held_object:
+        return None
+    dx = target.position.get("x", 0.0) - agent.position.get("x", 0.0)
+    dz = target.position.get("z", 0.0) - agent.position.get("z", 0.0)
+    return agent if math.hypot(dx, dz) <= OFFERED_DISTANCE else None
+
+
 class Expert:
     """Base expert: navigation with re-planning, aiming (turn, tilt) and recovery from failed actions.
 
@@ -162,6 +175,7 @@ class Expert:
         self._positions: dict[str, np.ndarray] = {}
         self._placed: tuple | None = None  # (kind, aim key) of the last put / drop
         self._visits: dict[tuple, int] = defaultdict(int)
+        self._asked: dict[str, int] = {}  # agent id -> step of the InteractWithAgent that succeeded
         self.reason = ""  # why the expert gave up (None returned)
 
     def next_action(self, output) -> ActionChoice | None:
@@ -240,6 +254,8 @@ class Expert:
             elif action == "PutObject":
                 self._settle = self.settle_steps
                 self._placed = (kind, aim_key(pose, tilt))
+        if action == "InteractWithAgent" and status == "SUCCESSFUL" and kind is not None:
+            self._asked[kind[1]] = last[0]
         if action == "DropObject" and status == "SUCCESSFUL":
             self._settle = self.settle_steps
             self._placed = (kind, aim_key(pose, 0.0))
@@ -382,6 +398,8 @@ class Expert:
         exclude = {target.uuid}
         if container is not None:
             exclude.add(container.uuid)
+        if target.associated_with_agent:
+            exclude.add(target.associated_with_agent)  # held out in front of the agent, inside its box
         kind = ("pickup", target.uuid)
         goal = None
         for shrink, lid in ((PICKUP_SHRINK, 0.0), (0.8, LID_FRACTION)):
@@ -412,7 +430,20 @@ class Expert:
         return self.act_at(output, goal, kind, ("DropObject", {}))
 
     def fetch(self, output, target) -> ActionChoice | None:
-        """Go to and pick up an object, opening the closed container it is in first."""
+        """Go to and pick up an object, opening the closed container it is in first, or asking the agent that
+        holds it to hand it over (InteractWithAgent, then wait until it is held out)."""
+        agent = holder_of(target, output)
+        if agent is not None:
+            asked = self._asked.get(agent.uuid)
+            if asked is not None and int(output.step_number) - asked <= OFFER_WAIT:
+                return "Pass", {}
+            goal = None
+            kind = ("agent", agent.uuid)
+            for shrink in (PICKUP_SHRINK, 0.9):
+                goal = self.aim_goal(output, _box(agent).scaled(shrink), kind, exclude={agent.uuid, target.uuid})
+                if self.graph_for(output).feasible(goal):
+                    break
+            return self.act_at(output, goal, kind, ("InteractWithAgent", {}))
         container = container_of(target, output)
         if container is not None and not container.is_open and container.locked:
             self.reason = "the target's container is locked"

@@ -43,7 +43,8 @@ PERFORMER_REACH = 1.0
 CAMERA_HEIGHT = 0.762
 FIELD_OF_VIEW = 42.5  # vertical, degrees
 MAX_TILT = 90.0
-BODY_TOP = 1.3  # metres above the floor: objects entirely above this do not obstruct the performer
+BODY_TOP = 1.5  # metres above the floor: objects entirely above this do not obstruct the performer (the body is
+# about 1.3 m tall; horizontal occluder poles 1.35 m up still stop it in the embedded simulator)
 CLEARANCE = 0.01  # extra distance kept from obstacles beyond the performer radius
 FINE_FACTOR = 4  # in a goal's cells, searches tell poses apart on a grid this many times finer
 SAMPLE_SPACING = 0.034  # metres between the positions sampled to find where goal poses lie

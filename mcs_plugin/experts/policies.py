@@ -49,6 +49,7 @@ TOP_SHRINK = 0.6  # aim at the middle of a receptacle's top (inside the ellipse 
 TOP_INSET = 0.05  # ... or anywhere at least this far inside that ellipse
 MAX_REPEATS = 12  # the same action from the same pose this often means the expert goes round in circles
 MAX_INVALIDATIONS = 60  # plans given up on the way because their end stopped being a goal pose
+PLACEMENT_START = 3  # steps a completed trigger sequence takes to set the target's placement going
 OFFER_WAIT = 12  # steps to wait for an agent asked with InteractWithAgent to hold its object out (MCS: about 5)
 OFFERED_DISTANCE = 0.05  # an agent's object farther than this (x-z) from the agent is held out, ready to take
 _SUCCESS = {"SUCCESSFUL", "IS_OPENED_COMPLETELY", "IS_CLOSED_COMPLETELY"}
@@ -550,6 +551,62 @@ class RetrievalExpert(Expert):
         return self.fetch_goal(output, target)[0]
 
 
+class ImitationExpert(RetrievalExpert):
+    """Imitation: open the containers of the goal's `triggeredByTargetSequence` in that order (as the agent showed),
+    wait while the target is being placed, then retrieve it."""
+
+    categories = ("imitation",)
+
+    def _decide(self, output) -> ActionChoice | None:
+        objects = _objects(output)
+        for container_id in next_in_sequence(output):
+            container = objects.get(container_id)
+            if container is None:
+                self.reason = "a container of the sequence is not in the metadata"
+                return None
+            kind = ("open", container.uuid)
+            goal = None
+            for shrink in (CONTAINER_SHRINK, 0.9):
+                goal = self.aim_goal(output, _box(container).scaled(shrink), kind, exclude={container.uuid})
+                if self.graph_for(output).feasible(goal):
+                    break
+            return self.act_at(output, goal, kind, ("OpenObject", {}))
+        step = int(output.step_number)
+        if self._placed_from is None:
+            self._placed_from = step
+        targets = [objects[i] for i in self._targets(output) if i in objects]
+        moving = [self._moved(target) for target in targets]
+        if any(moving) or step - self._placed_from < PLACEMENT_START:
+            return "Pass", {}  # the opened sequence triggers the target's placement: wait until it is down
+        return super()._decide(output)
+
+    def reset(self) -> None:
+        """Forget the episode, including when the sequence was completed."""
+        super().reset()
+        self._placed_from: int | None = None
+
+    def first_goal(self, output) -> Goal | None:
+        """Aim at the first container of the sequence still closed (else at the target)."""
+        objects = _objects(output)
+        for container_id in next_in_sequence(output):
+            container = objects.get(container_id)
+            return None if container is None else self.aim_goal(
+                output, _box(container).scaled(CONTAINER_SHRINK), ("open", container_id), exclude={container_id})
+        return super().first_goal(output)
+
+
+def next_in_sequence(output) -> list[str]:
+    """Ids of the goal's trigger sequence from its first container that is still closed on (empty when all are
+    open or the goal has no sequence)."""
+    sequence = list((output.goal.triggered_by_target_sequence or []) if output.goal is not None else [])
+    objects = _objects(output)
+    for index, container_id in enumerate(sequence):
+        container = objects.get(container_id)
+        if container is None or not container.is_open:
+            return sequence[index:]
+    return []
+
+
 class TraversalExpert(Expert):
     """Traversal: reach a position within reach (x-z) of the target's footprint, then End."""
 
@@ -673,7 +730,8 @@ class TransferralExpert(Expert):
         return fetch + [NearGoal(*sbox.aabb_xz(), carry)]
 
 
-_EXPERTS = {category: cls for cls in (RetrievalExpert, TraversalExpert, TransferralExpert) for category in cls.categories}
+_EXPERTS = {category: cls for cls in (RetrievalExpert, ImitationExpert, TraversalExpert, TransferralExpert)
+            for category in cls.categories}
 
 
 def shortest_path_length(output, goal_category: str | None = None, **kwargs) -> int | None:
@@ -687,7 +745,7 @@ class NoExpertError(ValueError):
 
 
 def make_expert(goal_category: str, **kwargs) -> Expert:
-    """The expert of a goal category ('retrieval', 'multi retrieval', 'traversal', 'transferral')."""
+    """The expert of a goal category ('retrieval', 'multi retrieval', 'imitation', 'traversal', 'transferral')."""
     cls = _EXPERTS.get(str(goal_category).strip().lower())
     if cls is None:
         raise NoExpertError(f"no expert for goal category {goal_category!r}; experts exist for: {', '.join(sorted(_EXPERTS))}")

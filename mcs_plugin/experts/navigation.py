@@ -43,8 +43,8 @@ PERFORMER_REACH = 1.0
 CAMERA_HEIGHT = 0.762
 FIELD_OF_VIEW = 42.5  # vertical, degrees
 MAX_TILT = 90.0
-BODY_TOP = 1.5  # metres above the floor: objects entirely above this do not obstruct the performer (the body is
-# about 1.3 m tall; horizontal occluder poles 1.35 m up still stop it in the embedded simulator)
+BODY_TOP = 1.5  # metres above the floor: objects entirely above this do not obstruct the performer (the embedded
+# simulator's capsule floats 0.23 m up and reaches 1.46 m: occluder poles 1.35 m up stop it)
 CLEARANCE = 0.01  # extra distance kept from obstacles beyond the performer radius
 FINE_FACTOR = 4  # in a goal's cells, searches tell poses apart on a grid this many times finer
 SAMPLE_SPACING = 0.034  # metres between the positions sampled to find where goal poses lie
@@ -398,7 +398,8 @@ class NavigationGraph:
     def __init__(self, room: tuple[float, float], obstacles: Sequence[np.ndarray], anchor: Pose,
                  performer_radius: float = PERFORMER_RADIUS, grid: float = MOVE_DISTANCE, clearance: float = CLEARANCE,
                  actions: Sequence[str] = DEFAULT_ACTIONS, camera_height: float = CAMERA_HEIGHT,
-                 obstacle_ids: Sequence[str] | None = None, extents: Sequence[tuple[float, float, str]] | None = None):
+                 obstacle_ids: Sequence[str] | None = None, extents: Sequence[tuple[float, float, str]] | None = None,
+                 standing: float = 0.0):
         self.room = (float(room[0]), float(room[1]))
         self.anchor = Pose(float(anchor.x), float(anchor.z), float(anchor.yaw) % 360.0)
         self.radius = float(performer_radius)
@@ -417,7 +418,7 @@ class NavigationGraph:
         self.zs = az + self.grid * np.arange(j0, j1 + 1)
         gx, gz = np.meshgrid(self.xs, self.zs)
         self._cell_points = np.stack([gx.ravel(), gz.ravel()], axis=1)
-        self._init_levels(extents)
+        self._init_levels(extents, standing)
         per_polygon = self.obstacles.distances(self._cell_points)
         # clearance of each cell's centre at each level (only the polygons in the way at that level count)
         self._level_clearance = np.stack([
@@ -485,11 +486,15 @@ class NavigationGraph:
             ids.append("extra")
             extents.append((0.0, 0.0, "always"))
         return cls((float(room["x"]), float(room["z"])), polygons, pose, performer_radius=performer_radius, grid=grid,
-                   clearance=clearance, actions=actions, camera_height=camera_y, obstacle_ids=ids, extents=extents)
+                   clearance=clearance, actions=actions, camera_height=camera_y, obstacle_ids=ids, extents=extents,
+                   standing=camera_y - CAMERA_HEIGHT)
 
     # -- levels -------------------------------------------------------------------------------------------------
-    def _init_levels(self, extents: Sequence[tuple[float, float, str]] | None) -> None:
+    def _init_levels(self, extents: Sequence[tuple[float, float, str]] | None, standing: float) -> None:
         """Surfaces the performer can stand on and what is in its way on each.
+
+        Surfaces are the tops of structures no higher than a step above the one it stands on (`standing`): moves
+        climb no more than that, so higher tops (walls, lips, platforms seen from the floor) cannot be reached.
 
         `extents` gives each polygon's (bottom, top, kind): `structure` (platforms, ramps, walls: their tops are
         surfaces; in the way where they rise more than a step above the surface stood on), `object` (in the way
@@ -504,7 +509,7 @@ class NavigationGraph:
         while changed:
             changed = False
             for i, (bottom, top, kind) in enumerate(extents):
-                if kind == "structure" and i not in supports and top > STEP_RISE and \
+                if kind == "structure" and i not in supports and STEP_RISE < top <= standing + STEP_RISE and \
                         any(abs(bottom - t) <= SUPPORT_CONTACT for t in tops):
                     supports.append(i)
                     tops.append(top)

@@ -21,9 +21,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
 from mcs_plugin.experts.navigation import (
     CAMERA_HEIGHT, DEFAULT_ACTIONS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal, DropGoal, Goal, NavigationGraph,
-    NearGoal, Obstacles, Pose, aabb_gap, achievable_tilts, aim_key, angle_difference, obstacle_boxes, pose_of,
+    NearGoal, Obstacles, Pose, achievable_tilts, aim_key, angle_difference, obstacle_boxes, pose_of,
 )
 
 ActionChoice = tuple[str, dict]
@@ -40,8 +41,6 @@ EXPERT_GRID = 0.05  # node spacing of the experts' searches (half a move: straig
 REACH_MARGIN = 0.05  # plan interactions this much inside the 1 m reach
 TRAVERSAL_MARGIN = 0.1  # and traversal this much inside it
 HELD_AHEAD = 0.24  # a held object's near face is about this far ahead of the camera (MCS)
-NEXT_TO_DISTANCE = 0.1  # transferral next_to: footprints at most this far apart
-ON_TOP_TOLERANCE = 0.05
 PICKUP_SHRINK = 0.5  # aim at the middle half of a target's bounding box
 LID_FRACTION = 0.1  # relaxed aims: an open container's walls end this fraction of its height below its top
 CONTAINER_SHRINK = 0.7
@@ -91,16 +90,11 @@ def scripted_action(output) -> ActionChoice | None:
 
 
 def relationship_holds(first, second, relationship: str) -> bool:
-    """Whether a transferral relationship ('next_to' / 'on_top_of') holds between two ObjectMetadata (neither held)."""
+    """Whether a transferral relationship ('next_to' / 'on_top_of') holds between two ObjectMetadata (neither held),
+    by the rule the reward uses (`mcs_plugin.mcs.goals.transferral_holds`)."""
     if first is None or second is None or first.held or second.held:
         return False
-    a, b = _box(first), _box(second)
-    gap = aabb_gap(a.aabb_xz(), b.aabb_xz())
-    if relationship == "next_to":
-        return gap <= NEXT_TO_DISTANCE
-    if relationship == "on_top_of":
-        return gap == 0.0 and a.bottom >= b.top - ON_TOP_TOLERANCE
-    return False
+    return transferral_holds(relation_name(relationship), Extent.of_metadata(first), Extent.of_metadata(second))
 
 
 def container_of(target, output) -> Any | None:
@@ -523,9 +517,7 @@ class RetrievalExpert(Expert):
         for obj in held:
             if obj.uuid in ids:
                 self._picked.add(obj.uuid)
-        metadata = output.goal.metadata or {}
-        needed = int(metadata.get("pickup_number") or len(ids))
-        if len([i for i in ids if i in self._picked]) >= needed:
+        if len([i for i in ids if i in self._picked]) >= pickups_needed(output.goal):
             return "End", {}
         objects = {o.uuid: o for o in output.object_list}
         pending = [objects[i] for i in ids if i not in self._picked and i in objects]
@@ -642,9 +634,7 @@ class TransferralExpert(Expert):
         objects = _objects(output)
         first = objects.get((metadata.get("target_1") or {}).get("id"))
         second = objects.get((metadata.get("target_2") or {}).get("id"))
-        relation = metadata.get("relationship") or []
-        relation = relation[1] if len(relation) >= 3 else (relation[0] if relation else "")
-        return first, second, str(relation).strip().lower().replace(" ", "_")
+        return first, second, relation_name(metadata.get("relationship"))
 
     def _decide(self, output) -> ActionChoice | None:
         first, second, relation = self._parts(output)

@@ -51,6 +51,7 @@ SAMPLE_SPACING = 0.034  # metres between the positions sampled to find where goa
 PLAN_CACHE_SIZE = 256  # searches a graph remembers (oldest forgotten first)
 DESCENT_NEAR = 2.0  # moves from a goal within which off-plan steps are searched, not read off the distance field
 DEFAULT_ACTIONS = ("MoveAhead", "RotateLeft", "RotateRight")
+AGENT_SHAPE = "agent"  # ObjectMetadata.shape of simulation agents
 STEP_RISE = 0.13  # a move climbs at most this much (MCS: ramps up to 45 degrees); higher sides block the body
 SUPPORT_CONTACT = 0.05  # a structure stands on the floor (or on a lower structure's top) within this gap
 SUPPORT_RADIUS = 0.12  # MCS finds the surface below by a sphere cast of this radius: the performer stays on a
@@ -302,13 +303,17 @@ class Obstacles:
 
 
 def obstacle_boxes(output: StepMetadata, ignore: Iterable[str] = (), floor_y: float | None = None) -> list[tuple[str, Box]]:
-    """(id, box) of every object and structure in a step output that can obstruct the performer's body."""
+    """(id, box) of every object and structure in a step output that can obstruct the performer's body. Simulation
+    agents and what they carry are left out: they walk, and a graph rebuilt at each of their steps would cost seconds
+    per step (a move into one is OBSTRUCTED, and the expert plans around that)."""
     ignored = set(ignore)
     if floor_y is None:
         floor_y = (output.position or {}).get("y", CAMERA_HEIGHT) - CAMERA_HEIGHT
     result = []
-    for obj in list(output.object_list) + list(output.structural_object_list):
-        if obj.held or obj.uuid in ignored or not obj.dimensions:
+    objects = list(output.object_list) + list(output.structural_object_list)
+    carried = {o.simulation_agent_held_object for o in objects if o.simulation_agent_is_holding_held_object}
+    for obj in objects:
+        if obj.held or obj.uuid in ignored or not obj.dimensions or obj.shape == AGENT_SHAPE or obj.uuid in carried:
             continue
         box = Box.from_metadata(obj)
         if box.bottom > floor_y + BODY_TOP:
@@ -537,6 +542,11 @@ class NavigationGraph:
         x, z = np.broadcast_arrays(np.asarray(x, float), np.asarray(z, float))
         if not len(self._supports):
             return np.zeros(x.shape)
+        if x.size == 1:  # one pose (aims are checked one by one): plain Python is faster than the vectorised query
+            px, pz = float(x.ravel()[0]), float(z.ravel()[0])
+            tops = [top for i, top in enumerate(self._support_tops)
+                    if self._supports.distance_to(px, pz, (i,)) <= SUPPORT_RADIUS]
+            return np.full(x.shape, max(tops, default=0.0))
         inside = self._supports.distances(np.stack([x.ravel(), z.ravel()], axis=1)) <= SUPPORT_RADIUS
         return np.where(inside, self._support_tops[None, :], 0.0).max(axis=1).reshape(x.shape)
 
@@ -773,6 +783,11 @@ class NavigationGraph:
             p_idx, h_idx = np.nonzero(candidates)
             candidates[p_idx, h_idx] = batch(px[p_idx], pz[p_idx], yaws[h_idx])
         done = np.zeros(rows.size, dtype=bool)
+        if batch is not None and not getattr(goal, "bad", None):
+            # the batch test is the goal itself when no failed aims are to be left out
+            done[np.unique(owner[np.nonzero(candidates.any(axis=1))[0]])] = True
+            result[rows[done], cols[done]] = True
+            return result
         for p, h in zip(*np.nonzero(candidates)):
             cell = owner[p]
             if done[cell]:

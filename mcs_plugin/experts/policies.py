@@ -49,6 +49,7 @@ TOP_INSET = 0.05  # ... or anywhere at least this far inside that ellipse
 MAX_REPEATS = 12  # the same action from the same pose this often means the expert goes round in circles
 MAX_INVALIDATIONS = 60  # plans given up on the way because their end stopped being a goal pose
 PLACEMENT_START = 3  # steps a completed trigger sequence takes to set the target's placement going
+AGENT_SNAP = 0.1  # metres: grid of the aim point on a walking agent
 OFFER_WAIT = 12  # steps to wait for an agent asked with InteractWithAgent to hold its object out (MCS: about 5)
 OFFERED_DISTANCE = 0.05  # an agent's object farther than this (x-z) from the agent is held out, ready to take
 _SUCCESS = {"SUCCESSFUL", "IS_OPENED_COMPLETELY", "IS_CLOSED_COMPLETELY"}
@@ -434,8 +435,13 @@ class Expert:
                 return "Pass", {}
             goal = None
             kind = ("agent", agent.uuid)
+            box = _box(agent)
+            # a walking agent: aim at its box snapped to a 10 cm grid, so that the goal (and its search) changes
+            # every few steps, not at every one; the middle half of its box still covers the snapped centre
+            snapped = np.round(box.center / AGENT_SNAP) * AGENT_SNAP
+            box = Box(np.array([snapped[0], box.center[1], snapped[2]]), box.axes, box.half)
             for shrink in (PICKUP_SHRINK, 0.9):
-                goal = self.aim_goal(output, _box(agent).scaled(shrink), kind, exclude={agent.uuid, target.uuid})
+                goal = self.aim_goal(output, box.scaled(shrink), kind, exclude={agent.uuid, target.uuid})
                 if self.graph_for(output).feasible(goal):
                     break
             return self.act_at(output, goal, kind, ("InteractWithAgent", {}))

@@ -52,6 +52,7 @@ PLAN_CACHE_SIZE = 256  # searches a graph remembers (oldest forgotten first)
 DESCENT_NEAR = 2.0  # moves from a goal within which off-plan steps are searched, not read off the distance field
 DEFAULT_ACTIONS = ("MoveAhead", "RotateLeft", "RotateRight")
 AGENT_SHAPE = "agent"  # ObjectMetadata.shape of simulation agents
+DOOR_SHAPE = "door"  # ObjectMetadata.shape of doors (door_4, door_4b)
 STEP_RISE = 0.13  # a move climbs at most this much (MCS: ramps up to 45 degrees); higher sides block the body
 SUPPORT_CONTACT = 0.05  # a structure stands on the floor (or on a lower structure's top) within this gap
 SUPPORT_RADIUS = 0.12  # MCS finds the surface below by a sphere cast of this radius: the performer stays on a
@@ -315,6 +316,8 @@ def obstacle_boxes(output: StepMetadata, ignore: Iterable[str] = (), floor_y: fl
     for obj in objects:
         if obj.held or obj.uuid in ignored or not obj.dimensions or obj.shape == AGENT_SHAPE or obj.uuid in carried:
             continue
+        if obj.shape == DOOR_SHAPE and obj.is_open:
+            continue  # an open door leaves its doorway free (its box stays that of the closed door)
         box = Box.from_metadata(obj)
         if box.bottom > floor_y + BODY_TOP:
             continue  # the ceiling, shelves above the head
@@ -536,6 +539,7 @@ class NavigationGraph:
                     block[i] = bottom < level + BODY_TOP and top > level + rise
             blocks.append(block)
         self._blocks = blocks
+        self._hazards = [i for i, (_, _, kind) in enumerate(extents) if kind == "floor"]  # lava, holes
 
     def floor_at(self, x, z) -> np.ndarray:
         """Height of the surface the performer stands on at x-z positions (vectorised; 0 = the floor)."""
@@ -604,6 +608,8 @@ class NavigationGraph:
         if self.levels[end] > self.levels[start] - STEP_RISE:
             return None
         need = self.radius + self.clearance
+        if self._hazards and self.obstacles.distance_to(nx, nz, self._hazards) < need:
+            return None  # the performer would drop onto lava or into a hole (only structures push it aside)
         px, pz = nx, nz
         for _ in range(3):  # the fall: push the body out of what is in the way at the lower surface
             d = self.clearance_at(px, pz, end)

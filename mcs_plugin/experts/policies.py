@@ -23,7 +23,7 @@ import numpy as np
 
 from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
 from mcs_plugin.experts.navigation import (
-    CAMERA_HEIGHT, DEFAULT_ACTIONS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal, DropGoal, Goal, NavigationGraph,
+    AGENT_SHAPE, CAMERA_HEIGHT, DOOR_SHAPE, DEFAULT_ACTIONS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal, DropGoal, Goal, NavigationGraph,
     NearGoal, Obstacles, Pose, achievable_tilts, aim_key, angle_difference, obstacle_boxes, pose_of,
 )
 
@@ -98,12 +98,14 @@ def relationship_holds(first, second, relationship: str) -> bool:
     return transferral_holds(relation_name(relationship), Extent.of_metadata(first), Extent.of_metadata(second))
 
 
-def container_of(target, output) -> Any | None:
-    """The openable object the target lies inside (its centre within the object's box), if any; the smallest."""
+def container_of(target, output, openable: bool = True) -> Any | None:
+    """The object the target lies inside (its centre within the object's box), if any; the smallest. Openable
+    ones only by default; with `openable=False` any object (an open-topped container, say), agents left out."""
     point = _centre(target)
     best, volume = None, math.inf
     for obj in output.object_list:
-        if obj.uuid == target.uuid or obj.held or not obj.openable or not obj.dimensions:
+        if obj.uuid == target.uuid or obj.held or not obj.dimensions or (openable and not obj.openable) \
+                or obj.shape == AGENT_SHAPE:
             continue
         box = _box(obj)
         if box.contains(point, margin=0.01):
@@ -367,11 +369,41 @@ class Expert:
             path = fine.plan(pose, goal, blocked=blocked, max_expansions=self.max_expansions)
         if not path:
             self._plan = None
+            door = self._door_in_the_way(output, goal)
+            if door is not None and kind != ("open", door.uuid):
+                return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
             self.reason = "no path to a goal pose"
             return None
         self._plan, self._plan_kind, self._plan_start, self._plan_index = path, kind, pose, 1
         self._plan_graph = graph
         return path[0][0], {}
+
+    def _door_in_the_way(self, output, goal: Goal) -> Any | None:
+        """The closed door to open when no path reaches a goal: plan again as if every closed door were open and
+        take the door that path passes nearest (None without closed doors or when that does not help either)."""
+        doors = [o for o in output.object_list
+                 if o.shape == DOOR_SHAPE and o.openable and not o.is_open and not o.locked and o.dimensions]
+        if not doors:
+            return None
+        pose = pose_of(output)
+        relaxed = NavigationGraph.from_metadata(output, grid=self.grid, actions=self.move_actions,
+                                                ignore={d.uuid for d in doors})
+        path = relaxed.plan(pose, goal, max_expansions=self.max_expansions)
+        if not path:
+            return None
+        points = np.array([[pose.x, pose.z]] + [[p.x, p.z] for _, p in path])
+        gaps = [float(Obstacles([_box(d).footprint()]).distance(points).min()) for d in doors]
+        return doors[int(np.argmin(gaps))]
+
+    def _open_goal(self, output, obj) -> AimGoal:
+        """Where to aim to open an object (the middle of its box, then most of it)."""
+        kind = ("open", obj.uuid)
+        goal = None
+        for shrink in (CONTAINER_SHRINK, 0.9):
+            goal = self.aim_goal(output, _box(obj).scaled(shrink), kind, exclude={obj.uuid})
+            if self.graph_for(output).feasible(goal):
+                break
+        return goal
 
     def fetch_goal(self, output, target) -> tuple[AimGoal, Any, ActionChoice]:
         """(goal, kind, action) of the next step of fetching an object: open its closed container, or pick it up.
@@ -392,6 +424,7 @@ class Expert:
                     break
             return goal, kind, ("OpenObject", {})
         exclude = {target.uuid}
+        container = container or container_of(target, output, openable=False)  # opened, or open at the top
         if container is not None:
             exclude.add(container.uuid)
         if target.associated_with_agent:

@@ -174,6 +174,7 @@ class Expert:
         self._placed: tuple | None = None  # (kind, aim key) of the last put / drop
         self._visits: dict[tuple, int] = defaultdict(int)
         self._asked: dict[str, int] = {}  # agent id -> step of the InteractWithAgent that succeeded
+        self._doors: dict[Any, str] = {}  # goal kind -> the closed door found in its way
         self.reason = ""  # why the expert gave up (None returned)
 
     def next_action(self, output) -> ActionChoice | None:
@@ -353,6 +354,10 @@ class Expert:
             action = graph.descent_action(pose, goal, blocked_yaws)
             if action is not None:
                 return action, {}
+        door = _objects(output).get(self._doors.get(kind, ""))
+        if door is not None and not door.is_open and kind != ("open", door.uuid):
+            # the way to this goal was found closed by this door before: open it first, without searching again
+            return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
         blocked = {(graph.node(Pose(*p)), a) for p, a in self._blocked}
         stuck = not graph.is_free(pose.x, pose.z)  # something came to rest against the performer
         path = graph.plan(pose, goal, blocked=blocked, max_expansions=self.max_expansions // (10 if stuck else 1))
@@ -371,6 +376,7 @@ class Expert:
             self._plan = None
             door = self._door_in_the_way(output, goal)
             if door is not None and kind != ("open", door.uuid):
+                self._doors[kind] = door.uuid
                 return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
             self.reason = "no path to a goal pose"
             return None

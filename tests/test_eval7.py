@@ -136,3 +136,10 @@ def test_expert_repeats_the_demonstrated_sequence(controller):
     assert run.success, run.ended
     assert run.actions[:54] == ["Pass"] * 54 and run.actions[54] == "EndHabituation"
     assert run.actions.index("OpenObject") < run.actions.index("PickupObject")
+
+
+def test_expert_opens_a_door_and_takes_the_target_out_of_an_open_container(controller):
+    run = run_expert(str(EVAL7 / "eval_7_interactive_support_relations_0001_01.json"), controller=controller,
+                     record_actions=True)
+    assert run.success, run.ended
+    assert run.actions[:75] == ["Pass"] * 75 and "OpenObject" in run.actions and run.actions[-2] == "PickupObject"

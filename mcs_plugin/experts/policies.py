@@ -50,6 +50,7 @@ MAX_REPEATS = 12  # the same action from the same pose this often means the expe
 MAX_INVALIDATIONS = 60  # plans given up on the way because their end stopped being a goal pose
 PLACEMENT_START = 3  # steps a completed trigger sequence takes to set the target's placement going
 AGENT_SNAP = 0.1  # metres: grid of the aim point on a walking agent
+MAX_WAIT = 150  # steps the expert waits for a target that moves (or sits in a launcher) and cannot be reached yet
 OFFER_WAIT = 12  # steps to wait for an agent asked with InteractWithAgent to hold its object out (MCS: about 5)
 OFFERED_DISTANCE = 0.05  # an agent's object farther than this (x-z) from the agent is held out, ready to take
 _SUCCESS = {"SUCCESSFUL", "IS_OPENED_COMPLETELY", "IS_CLOSED_COMPLETELY"}
@@ -113,6 +114,12 @@ def container_of(target, output, openable: bool = True) -> Any | None:
             if v < volume:
                 best, volume = obj, v
     return best
+
+
+def in_structure(target, output) -> bool:
+    """Whether the target's centre lies inside a structure's box (a throwing device holding it, say)."""
+    point = _centre(target)
+    return any(obj.dimensions and _box(obj).contains(point, margin=0.01) for obj in output.structural_object_list)
 
 
 def holder_of(target, output) -> Any | None:
@@ -342,8 +349,16 @@ class Expert:
                         self.reason = "the goal keeps moving"
                         return None
                     break
+        door = _objects(output).get(self._doors.get(kind, ""))
+        if door is not None and not door.is_open and kind != ("open", door.uuid):
+            # the way to this goal was found closed by this door before: open it first, without searching again
+            return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
         if not graph.feasible(goal):
             self._plan = None
+            door = self._door_in_the_way(output, goal)
+            if door is not None and kind != ("open", door.uuid):
+                self._doors[kind] = door.uuid  # the only goal poses lie in a closed doorway, say
+                return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
             self.reason = "no goal pose (nowhere to act from)"
             return None
         if self._plan is not None and self._plan_kind == kind:
@@ -354,10 +369,6 @@ class Expert:
             action = graph.descent_action(pose, goal, blocked_yaws)
             if action is not None:
                 return action, {}
-        door = _objects(output).get(self._doors.get(kind, ""))
-        if door is not None and not door.is_open and kind != ("open", door.uuid):
-            # the way to this goal was found closed by this door before: open it first, without searching again
-            return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
         blocked = {(graph.node(Pose(*p)), a) for p, a in self._blocked}
         stuck = not graph.is_free(pose.x, pose.z)  # something came to rest against the performer
         path = graph.plan(pose, goal, blocked=blocked, max_expansions=self.max_expansions // (10 if stuck else 1))
@@ -385,8 +396,9 @@ class Expert:
         return path[0][0], {}
 
     def _door_in_the_way(self, output, goal: Goal) -> Any | None:
-        """The closed door to open when no path reaches a goal: plan again as if every closed door were open and
-        take the door that path passes nearest (None without closed doors or when that does not help either)."""
+        """The closed door to open when no path reaches a goal (or no goal pose is free): plan again as if every
+        closed door were open and take the door that path passes nearest (None without closed doors or when that
+        does not help either)."""
         doors = [o for o in output.object_list
                  if o.shape == DOOR_SHAPE and o.openable and not o.is_open and not o.locked and o.dimensions]
         if not doors:
@@ -394,6 +406,8 @@ class Expert:
         pose = pose_of(output)
         relaxed = NavigationGraph.from_metadata(output, grid=self.grid, actions=self.move_actions,
                                                 ignore={d.uuid for d in doors})
+        if not relaxed.feasible(goal):
+            return None
         path = relaxed.plan(pose, goal, max_expansions=self.max_expansions)
         if not path:
             return None
@@ -575,7 +589,17 @@ class RetrievalExpert(Expert):
             return None
         pose = pose_of(output)
         target = min(pending, key=lambda o: (math.hypot(_centre(o)[0] - pose.x, _centre(o)[2] - pose.z), o.uuid))
+        if (self._moved(target) or in_structure(target, output)) and self._waited < MAX_WAIT:
+            # a target on its way (thrown, rolling, carried round) or still in its launcher: wait until it rests
+            # rather than chase it (a moving goal means a search at every step)
+            self._waited += 1
+            return "Pass", {}
         return self.fetch(output, target)
+
+    def reset(self) -> None:
+        """Forget the episode, including how long it waited for a moving target."""
+        super().reset()
+        self._waited = 0
 
     def first_goal(self, output) -> Goal | None:
         """Aim at the nearest target (or at its closed container)."""

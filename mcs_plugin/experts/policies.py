@@ -589,7 +589,9 @@ class RetrievalExpert(Expert):
             return None
         pose = pose_of(output)
         target = min(pending, key=lambda o: (math.hypot(_centre(o)[0] - pose.x, _centre(o)[2] - pose.z), o.uuid))
-        if (self._moved(target) or in_structure(target, output)) and self._waited < MAX_WAIT:
+        moving = self._moved(target)
+        if (moving or in_structure(target, output)) and holder_of(target, output) is None \
+                and self._waited < MAX_WAIT:
             # a target on its way (thrown, rolling, carried round) or still in its launcher: wait until it rests
             # rather than chase it (a moving goal means a search at every step)
             self._waited += 1

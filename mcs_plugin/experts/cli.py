@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import statistics
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -25,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='print one JSON object: {"<goal>": {"success": k, "total": n}, ...}')
     parser.add_argument("--max-steps", type=int, default=None, metavar="N",
                         help="step limit per scene (default: the scene's last_step, else 1000)")
+    parser.add_argument("--by-family", action="store_true",
+                        help="report per Eval task family (from the file name, e.g. eval_7_interactive_ramps_0001_01"
+                             ".json -> ramps): scenes, solved, mean steps of the solved ones")
     parser.add_argument("--failures", action="store_true", help="also list the failed scenes and why")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
@@ -35,6 +40,54 @@ def register(subparsers) -> argparse.ArgumentParser:
     add_arguments(parser)
     parser.set_defaults(handler=run)
     return parser
+
+
+#: MCS evaluation scene file names: eval_<N>_<interactive|passive>_<family>_<NNNN>_<VV>.json
+_FAMILY_NAME = re.compile(r"^eval_\d+_(?:interactive|passive)_(?P<family>.+?)_\d{4}_\d{2}(?:\.json)?$")
+
+
+def family_of(scene: str | Path) -> str:
+    """The task family named by an MCS evaluation scene file (`eval_7_interactive_ramps_0001_01.json` -> `ramps`;
+    passive families keep their prefix: `passive_physics_gravity_support`); any other file name gives `other`."""
+    name = Path(str(scene)).name
+    match = _FAMILY_NAME.match(name)
+    if match is None:
+        return "other"
+    family = match.group("family")
+    return f"passive_{family}" if "_passive_" in name else family
+
+
+def by_family(result: dict) -> dict[str, dict]:
+    """Per-family totals of an `evaluate` result: {family: {"scenes", "solved", "mean_steps", "skipped"}}; mean
+    steps are over the solved scenes (None when none was solved)."""
+    families: dict[str, dict] = defaultdict(lambda: {"scenes": 0, "solved": 0, "steps": [], "skipped": 0})
+    for run in result["runs"]:
+        entry = families[family_of(run.scene)]
+        entry["scenes"] += 1
+        if run.success:
+            entry["solved"] += 1
+            entry["steps"].append(run.steps)
+    for path, _ in result["skipped"]:
+        entry = families[family_of(path)]
+        entry["scenes"] += 1
+        entry["skipped"] += 1
+    return {family: {"scenes": e["scenes"], "solved": e["solved"], "skipped": e["skipped"],
+                     "mean_steps": round(statistics.fmean(e["steps"]), 1) if e["steps"] else None}
+            for family, e in sorted(families.items())}
+
+
+def format_family_report(families: dict[str, dict]) -> str:
+    """A table of expert success per family, with a total row."""
+    lines = [f"{'family':<34}{'scenes':>7}{'solved':>7}{'rate':>8}{'mean steps':>12}{'skipped':>9}"]
+    for family, e in families.items():
+        rate = 100.0 * e["solved"] / e["scenes"] if e["scenes"] else 0.0
+        steps = "-" if e["mean_steps"] is None else f"{e['mean_steps']:.1f}"
+        lines.append(f"{family:<34}{e['scenes']:>7}{e['solved']:>7}{rate:>7.1f}%{steps:>12}{e['skipped']:>9}")
+    scenes = sum(e["scenes"] for e in families.values())
+    solved = sum(e["solved"] for e in families.values())
+    rate = 100.0 * solved / scenes if scenes else 0.0
+    lines.append(f"{'all':<34}{scenes:>7}{solved:>7}{rate:>7.1f}%")
+    return "\n".join(lines)
 
 
 def scene_files(paths: Iterable[str | Path]) -> list[Path]:
@@ -121,7 +174,15 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError as error:
         print(f"mcs-plugin expert: {error}", file=sys.stderr)
         return 2
-    if args.json:
+    if args.by_family:
+        families = by_family(result)
+        if args.json:
+            print(json.dumps(families, sort_keys=True))
+        else:
+            print(format_family_report(families))
+            if args.failures:
+                print(format_report(result, failures=True))
+    elif args.json:
         print(json.dumps(result["totals"], sort_keys=True))
     else:
         print(format_report(result, failures=args.failures))

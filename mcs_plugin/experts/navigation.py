@@ -43,13 +43,21 @@ PERFORMER_REACH = 1.0
 CAMERA_HEIGHT = 0.762
 FIELD_OF_VIEW = 42.5  # vertical, degrees
 MAX_TILT = 90.0
-BODY_TOP = 1.3  # metres above the floor: objects entirely above this do not obstruct the performer
+BODY_TOP = 1.5  # metres above the floor: objects entirely above this do not obstruct the performer (the embedded
+# simulator's capsule floats 0.23 m up and reaches 1.46 m: occluder poles 1.35 m up stop it)
 CLEARANCE = 0.01  # extra distance kept from obstacles beyond the performer radius
 FINE_FACTOR = 4  # in a goal's cells, searches tell poses apart on a grid this many times finer
 SAMPLE_SPACING = 0.034  # metres between the positions sampled to find where goal poses lie
 PLAN_CACHE_SIZE = 256  # searches a graph remembers (oldest forgotten first)
 DESCENT_NEAR = 2.0  # moves from a goal within which off-plan steps are searched, not read off the distance field
 DEFAULT_ACTIONS = ("MoveAhead", "RotateLeft", "RotateRight")
+AGENT_SHAPE = "agent"  # ObjectMetadata.shape of simulation agents
+DOOR_SHAPE = "door"  # ObjectMetadata.shape of doors (door_4, door_4b)
+STEP_RISE = 0.13  # a move climbs at most this much (MCS: ramps up to 45 degrees); higher sides block the body
+SUPPORT_CONTACT = 0.05  # a structure stands on the floor (or on a lower structure's top) within this gap
+SUPPORT_RADIUS = 0.12  # MCS finds the surface below by a sphere cast of this radius: the performer stays on a
+# platform until its centre is this far beyond the edge, then drops
+OBJECT_RISE = 0.005  # an object whose top is this little above the surface the performer stands on is not in the way
 # (forward, right) steps of each move action, in units of MOVE_DISTANCE
 MOVE_STEPS = {"MoveAhead": (1, 0), "MoveBack": (-1, 0), "MoveLeft": (0, -1), "MoveRight": (0, 1)}
 
@@ -296,14 +304,20 @@ class Obstacles:
 
 
 def obstacle_boxes(output: StepMetadata, ignore: Iterable[str] = (), floor_y: float | None = None) -> list[tuple[str, Box]]:
-    """(id, box) of every object and structure in a step output that can obstruct the performer's body."""
+    """(id, box) of every object and structure in a step output that can obstruct the performer's body. Simulation
+    agents and what they carry are left out: they walk, and a graph rebuilt at each of their steps would cost seconds
+    per step (a move into one is OBSTRUCTED, and the expert plans around that)."""
     ignored = set(ignore)
     if floor_y is None:
         floor_y = (output.position or {}).get("y", CAMERA_HEIGHT) - CAMERA_HEIGHT
     result = []
-    for obj in list(output.object_list) + list(output.structural_object_list):
-        if obj.held or obj.uuid in ignored or not obj.dimensions:
+    objects = list(output.object_list) + list(output.structural_object_list)
+    carried = {o.simulation_agent_held_object for o in objects if o.simulation_agent_is_holding_held_object}
+    for obj in objects:
+        if obj.held or obj.uuid in ignored or not obj.dimensions or obj.shape == AGENT_SHAPE or obj.uuid in carried:
             continue
+        if obj.shape == DOOR_SHAPE and obj.is_open:
+            continue  # an open door leaves its doorway free (its box stays that of the closed door)
         box = Box.from_metadata(obj)
         if box.bottom > floor_y + BODY_TOP:
             continue  # the ceiling, shelves above the head
@@ -392,7 +406,8 @@ class NavigationGraph:
     def __init__(self, room: tuple[float, float], obstacles: Sequence[np.ndarray], anchor: Pose,
                  performer_radius: float = PERFORMER_RADIUS, grid: float = MOVE_DISTANCE, clearance: float = CLEARANCE,
                  actions: Sequence[str] = DEFAULT_ACTIONS, camera_height: float = CAMERA_HEIGHT,
-                 obstacle_ids: Sequence[str] | None = None):
+                 obstacle_ids: Sequence[str] | None = None, extents: Sequence[tuple[float, float, str]] | None = None,
+                 standing: float = 0.0):
         self.room = (float(room[0]), float(room[1]))
         self.anchor = Pose(float(anchor.x), float(anchor.z), float(anchor.yaw) % 360.0)
         self.radius = float(performer_radius)
@@ -411,19 +426,33 @@ class NavigationGraph:
         self.zs = az + self.grid * np.arange(j0, j1 + 1)
         gx, gz = np.meshgrid(self.xs, self.zs)
         self._cell_points = np.stack([gx.ravel(), gz.ravel()], axis=1)
+        self._init_levels(extents, standing)
         per_polygon = self.obstacles.distances(self._cell_points)
-        self._cell_clearance = (per_polygon.min(axis=1) if len(self.obstacles) else
-                                np.full(len(self._cell_points), np.inf)).reshape(gx.shape)
+        # clearance of each cell's centre at each level (only the polygons in the way at that level count)
+        self._level_clearance = np.stack([
+            (np.where(block[None, :], per_polygon, np.inf).min(axis=1) if len(self.obstacles) else
+             np.full(len(self._cell_points), np.inf)).reshape(gx.shape) for block in self._blocks])
+        self._cell_level = self.level_index(gx, gz)
+        self._cell_clearance = np.take_along_axis(self._level_clearance, self._cell_level[None], axis=0)[0]
         # polygons that may matter for a point of each cell (for exact checks near obstacles)
         near = self.radius + self.clearance + self.grid * 0.7072 + 1e-6
         self._near_polygons = per_polygon.reshape(gx.shape + (len(self.obstacles),)) <= near
         inside = (np.abs(gx) <= self._limit[0]) & (np.abs(gz) <= self._limit[1])
-        #: cells (rows = z, columns = x) whose centre is a free performer position
+        #: cells (rows = z, columns = x) whose centre is a free performer position (at its own level)
         self.free = inside & (self._cell_clearance >= self.radius + self.clearance)
-        # Cells near some free position (for the heuristic field: every free point's nearest cell is here).
+        # Cells near some free position (for the heuristic field: every free point's nearest cell is here), and
+        # the band the performer crosses when it steps off a platform (free at the level of a higher cell nearby).
         slack = self.grid * math.sqrt(0.5) + 1e-6
         inside_relaxed = (np.abs(gx) <= self._limit[0] + slack) & (np.abs(gz) <= self._limit[1] + slack)
-        self._relaxed = inside_relaxed & (self._cell_clearance >= self.radius + self.clearance - slack)
+        need = self.radius + self.clearance - slack
+        self._relaxed = inside_relaxed & (self._cell_clearance >= need)
+        if len(self.levels) > 1:
+            from scipy.ndimage import maximum_filter
+
+            span = 2 * int(math.ceil((self.radius + self.clearance) / self.grid)) + 1
+            above = maximum_filter(self._cell_level, size=span, mode="nearest")
+            band = np.take_along_axis(self._level_clearance, above[None], axis=0)[0] >= need
+            self._relaxed |= inside_relaxed & band
         self._move_vectors = {}
         self._graph = None
         self._field_cache: dict[Any, np.ndarray] = {}
@@ -444,6 +473,9 @@ class NavigationGraph:
         boxes = obstacle_boxes(output, ignore, floor_y=camera_y - CAMERA_HEIGHT)
         polygons = [box.footprint() for _, box in boxes]
         ids = [object_id for object_id, _ in boxes]
+        structures = {obj.uuid for obj in output.structural_object_list}
+        extents = [(box.bottom, box.top, "structure" if object_id in structures else "object")
+                   for object_id, box in boxes]
         for cell in output.lava or []:
             x0, z0, x1, z1 = (float(v) for v in cell)
             # lava counts when the performer's centre is over it: keep the centre out of the cell (and 5 cm more)
@@ -451,37 +483,148 @@ class NavigationGraph:
             polygons.append(np.array([[x0 - grow, z0 - grow], [x1 + grow, z0 - grow], [x1 + grow, z1 + grow],
                                       [x0 - grow, z1 + grow]]))
             ids.append("lava")
+            extents.append((0.0, 0.0, "floor"))
         for hole in output.holes or []:
             hx, hz = float(hole[0]), float(hole[1])
             polygons.append(np.array([[hx - 0.5, hz - 0.5], [hx + 0.5, hz - 0.5], [hx + 0.5, hz + 0.5], [hx - 0.5, hz + 0.5]]))
             ids.append("hole")
+            extents.append((0.0, 0.0, "floor"))
         for polygon in extra_obstacles:
             polygons.append(np.asarray(polygon, float))
             ids.append("extra")
+            extents.append((0.0, 0.0, "always"))
         return cls((float(room["x"]), float(room["z"])), polygons, pose, performer_radius=performer_radius, grid=grid,
-                   clearance=clearance, actions=actions, camera_height=camera_y, obstacle_ids=ids)
+                   clearance=clearance, actions=actions, camera_height=camera_y, obstacle_ids=ids, extents=extents,
+                   standing=camera_y - CAMERA_HEIGHT)
+
+    # -- levels -------------------------------------------------------------------------------------------------
+    def _init_levels(self, extents: Sequence[tuple[float, float, str]] | None, standing: float) -> None:
+        """Surfaces the performer can stand on and what is in its way on each.
+
+        Surfaces are the tops of structures no higher than a step above the one it stands on (`standing`): moves
+        climb no more than that, so higher tops (walls, lips, platforms seen from the floor) cannot be reached.
+
+        `extents` gives each polygon's (bottom, top, kind): `structure` (platforms, ramps, walls: their tops are
+        surfaces; in the way where they rise more than a step above the surface stood on), `object` (in the way
+        where it rises above that surface and starts below the body's top), `floor` (lava, holes: in the way on
+        the floor only), `always`. None: every polygon is in the way everywhere and the floor is flat."""
+        count = len(self.obstacles)
+        extents = list(extents) if extents is not None else [(0.0, 0.0, "always")] * count
+        # structures resting on the floor, or on the top of one that does (stacked platforms, lips), are surfaces
+        supports: list[int] = []
+        tops = [0.0]
+        changed = True
+        while changed:
+            changed = False
+            for i, (bottom, top, kind) in enumerate(extents):
+                if kind == "structure" and i not in supports and STEP_RISE < top <= standing + STEP_RISE and \
+                        any(abs(bottom - t) <= SUPPORT_CONTACT for t in tops):
+                    supports.append(i)
+                    tops.append(top)
+                    changed = True
+        self._supports = Obstacles([self.obstacles.polygons[i] for i in supports])
+        self._support_tops = np.array([extents[i][1] for i in supports], float)
+        #: heights of the surfaces the performer can stand on (0 = the floor), ascending
+        self.levels = np.array(sorted({0.0} | {round(float(t), 4) for t in self._support_tops}), float)
+        blocks = []
+        for level in self.levels:
+            block = np.zeros(count, bool)
+            for i, (bottom, top, kind) in enumerate(extents):
+                if kind == "always":
+                    block[i] = True
+                elif kind == "floor":
+                    block[i] = level < STEP_RISE
+                else:
+                    rise = STEP_RISE if kind == "structure" else OBJECT_RISE
+                    block[i] = bottom < level + BODY_TOP and top > level + rise
+            blocks.append(block)
+        self._blocks = blocks
+        self._hazards = [i for i, (_, _, kind) in enumerate(extents) if kind == "floor"]  # lava, holes
+
+    def floor_at(self, x, z) -> np.ndarray:
+        """Height of the surface the performer stands on at x-z positions (vectorised; 0 = the floor)."""
+        x, z = np.broadcast_arrays(np.asarray(x, float), np.asarray(z, float))
+        if not len(self._supports):
+            return np.zeros(x.shape)
+        if x.size == 1:  # one pose (aims are checked one by one): plain Python is faster than the vectorised query
+            px, pz = float(x.ravel()[0]), float(z.ravel()[0])
+            tops = [top for i, top in enumerate(self._support_tops)
+                    if self._supports.distance_to(px, pz, (i,)) <= SUPPORT_RADIUS]
+            return np.full(x.shape, max(tops, default=0.0))
+        inside = self._supports.distances(np.stack([x.ravel(), z.ravel()], axis=1)) <= SUPPORT_RADIUS
+        return np.where(inside, self._support_tops[None, :], 0.0).max(axis=1).reshape(x.shape)
+
+    def level_index(self, x, z) -> np.ndarray:
+        """Index into `levels` of the surface at x-z positions."""
+        height = self.floor_at(x, z)
+        return np.abs(height[..., None] - self.levels).argmin(axis=-1)
+
+    def _level_of(self, x: float, z: float) -> int:
+        if len(self.levels) == 1:
+            return 0
+        return int(self.level_index(np.array([x]), np.array([z]))[0])
 
     # -- free space ---------------------------------------------------------------------------------------------
-    def clearance_at(self, x: float, z: float) -> float:
-        """Distance from a point to the nearest obstacle footprint."""
-        return float(self.obstacles.distance(np.array([[x, z]]))[0])
+    def clearance_at(self, x: float, z: float, level: int | None = None) -> float:
+        """Distance from a point to the nearest obstacle footprint in the way at a level (default: the point's)."""
+        block = self._blocks[self._level_of(x, z) if level is None else level]
+        indices = np.nonzero(block)[0].tolist()
+        return self.obstacles.distance_to(x, z, indices) if indices else math.inf
 
-    def is_free(self, x: float, z: float) -> bool:
-        """Whether the performer can stand at (x, z) (inside the room, off every inflated footprint)."""
+    def is_free(self, x: float, z: float, level: int | None = None) -> bool:
+        """Whether the performer can stand at (x, z) (inside the room, off every inflated footprint in the way on
+        the surface of `level`, an index into `levels`; default: the surface at (x, z))."""
         if abs(x) > self._limit[0] + 1e-9 or abs(z) > self._limit[1] + 1e-9:
             return False
+        if level is None:
+            level = self._level_of(x, z)
         cell = self._cell(x, z)
         need = self.radius + self.clearance - 1e-9
         if cell is None:
-            return self.clearance_at(x, z) >= need
-        c = self._cell_clearance[cell]
+            return self.clearance_at(x, z, level) >= need
+        c = self._level_clearance[level][cell]
         slack = self.grid * 0.7072
         if c - slack >= need:  # every point of this cell is free (the clearance is 1-Lipschitz)
             return True
         if c + slack < need:
             return False
-        indices = np.nonzero(self._near_polygons[cell])[0].tolist()
+        indices = np.nonzero(self._near_polygons[cell] & self._blocks[level])[0].tolist()
         return self.obstacles.distance_to(x, z, indices) >= need
+
+    def move_end(self, x: float, z: float, nx: float, nz: float) -> tuple[float, float] | None:
+        """Where a move from (x, z) toward (nx, nz) ends, or None when it is blocked. The body must be clear at the
+        start's surface; stepping off a platform, the performer drops to the surface below and is pushed out of
+        the platform's side (as MCS does), which this models along the clearance gradient."""
+        if len(self.levels) == 1:
+            return (nx, nz) if self.is_free(nx, nz, 0) else None
+        start = self._level_of(x, z)
+        if not self.is_free(nx, nz, start):
+            return None
+        end = self._level_of(nx, nz)
+        if self.levels[end] > self.levels[start] + STEP_RISE:
+            return None
+        if self.is_free(nx, nz, end):
+            return nx, nz
+        if self.levels[end] > self.levels[start] - STEP_RISE:
+            return None
+        need = self.radius + self.clearance
+        if self._hazards and self.obstacles.distance_to(nx, nz, self._hazards) < need:
+            return None  # the performer would drop onto lava or into a hole (only structures push it aside)
+        px, pz = nx, nz
+        for _ in range(3):  # the fall: push the body out of what is in the way at the lower surface
+            d = self.clearance_at(px, pz, end)
+            eps = 0.005
+            gx = (self.clearance_at(px + eps, pz, end) - self.clearance_at(px - eps, pz, end)) / (2 * eps)
+            gz = (self.clearance_at(px, pz + eps, end) - self.clearance_at(px, pz - eps, end)) / (2 * eps)
+            norm = math.hypot(gx, gz)
+            if norm < 1e-6:
+                return None
+            px, pz = px + gx / norm * (need - d + 1e-3), pz + gz / norm * (need - d + 1e-3)
+            if self._level_of(px, pz) != end:
+                return None
+            if self.is_free(px, pz, end):
+                return px, pz
+        return None
 
     def _cell(self, x: float, z: float) -> tuple[int, int] | None:
         col = int(round((x - self.anchor.x) / self.grid)) - self._i0
@@ -512,8 +655,9 @@ class NavigationGraph:
                 rx, rz = right_xz(pose.yaw)
                 x = pose.x + MOVE_DISTANCE * (ahead * fx + right * rx)
                 z = pose.z + MOVE_DISTANCE * (ahead * fz + right * rz)
-                if self.is_free(x, z):
-                    result.append((action, Pose(x, z, pose.yaw)))
+                end = self.move_end(pose.x, pose.z, x, z)
+                if end is not None:
+                    result.append((action, Pose(end[0], end[1], pose.yaw)))
         return result
 
     def escape_action(self, pose: Pose, blocked_yaws: Iterable[float] = ()) -> str | None:
@@ -563,7 +707,7 @@ class NavigationGraph:
             fx, fz = forward_xz(yaw)
             x, z = pose.x + MOVE_DISTANCE * fx, pose.z + MOVE_DISTANCE * fz
             value = self.heuristic(field, x, z)
-            if value >= here or not self.is_free(x, z):
+            if value >= here or self.move_end(pose.x, pose.z, x, z) is None:
                 continue
             cost = abs(turn) + value
             if best is None or cost < best[0]:
@@ -637,7 +781,7 @@ class NavigationGraph:
         pz = (self.zs[rows][:, None] + oz.ravel()[None]).ravel()
         owner = np.repeat(np.arange(rows.size), ox.size)
         inside = (np.abs(px) <= self._limit[0]) & (np.abs(pz) <= self._limit[1])
-        free = inside & (self.obstacles.distance(np.stack([px, pz], axis=1)) >= self.radius + self.clearance)
+        free = inside & (self.free_clearance(px, pz) >= self.radius + self.clearance)
         yaws = (self.anchor.yaw + ROTATE_DEGREES * np.arange(HEADINGS)) % 360.0
         candidates = goal.prefilter(px[:, None], pz[:, None], yaws[None, :]) & free[:, None]
         batch = getattr(goal, "batch", None)
@@ -645,6 +789,11 @@ class NavigationGraph:
             p_idx, h_idx = np.nonzero(candidates)
             candidates[p_idx, h_idx] = batch(px[p_idx], pz[p_idx], yaws[h_idx])
         done = np.zeros(rows.size, dtype=bool)
+        if batch is not None and not getattr(goal, "bad", None):
+            # the batch test is the goal itself when no failed aims are to be left out
+            done[np.unique(owner[np.nonzero(candidates.any(axis=1))[0]])] = True
+            result[rows[done], cols[done]] = True
+            return result
         for p, h in zip(*np.nonzero(candidates)):
             cell = owner[p]
             if done[cell]:
@@ -653,6 +802,15 @@ class NavigationGraph:
                 done[cell] = True
         result[rows[done], cols[done]] = True
         return result
+
+    def free_clearance(self, x: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """Clearance of x-z points (vectorised) from what is in the way on the surface each stands on."""
+        points = np.stack([np.asarray(x, float).ravel(), np.asarray(z, float).ravel()], axis=1)
+        if not len(self.obstacles):
+            return np.full(len(points), np.inf)
+        distances = self.obstacles.distances(points)
+        block = np.stack(self._blocks)[self.level_index(points[:, 0], points[:, 1])]
+        return np.where(block, distances, np.inf).min(axis=1)
 
     def _cache(self, key: Any, value: np.ndarray) -> None:
         if len(self._field_cache) > 32:
@@ -722,6 +880,8 @@ class NavigationGraph:
                  for a in self.actions if a in ("RotateLeft", "RotateRight")]
         trig: dict[float, tuple[float, float, float, float]] = {}
         is_free = self.is_free
+        move_end = self.move_end
+        flat = len(self.levels) == 1  # one surface: a move ends where it aims, if that is free (checked below)
         hint = goal.heading_hint
 
         fine = grid / FINE_FACTOR
@@ -768,6 +928,11 @@ class NavigationGraph:
                 for action, (ahead, right) in moves:
                     nx = x + MOVE_DISTANCE * (ahead * fx + right * rx)
                     nz = z + MOVE_DISTANCE * (ahead * fz + right * rz)
+                    if not flat:
+                        end = move_end(x, z, nx, nz)
+                        if end is None:
+                            continue
+                        nx, nz = end
                     successors.append((action, nx, nz, yaw))
             ng = g + 1
             for action, nx, nz, nyaw in successors:
@@ -785,7 +950,7 @@ class NavigationGraph:
                     size = grid if len(nkey) == 3 else fine
                     cx, cz = ax + nkey[-2] * size, az + nkey[-1] * size
                     if (nx - cx) ** 2 + (nz - cz) ** 2 + 1e-12 < (old.x - cx) ** 2 + (old.z - cz) ** 2 \
-                            and (nyaw != yaw or is_free(nx, nz)):
+                            and (nyaw != yaw or not flat or is_free(nx, nz)):
                         poses[nkey] = Pose(nx, nz, nyaw)
                         parents[nkey] = (key, action)
                     continue
@@ -797,7 +962,7 @@ class NavigationGraph:
                     if nyaw == yaw:
                         continue
                     h = 0.0  # turning on the spot off the free space
-                if nyaw == yaw and not is_free(nx, nz):
+                if flat and nyaw == yaw and not is_free(nx, nz):
                     continue
                 npose = Pose(nx, nz, nyaw)
                 if h == 0.0:
@@ -938,17 +1103,20 @@ class AimGoal(Goal):
     extents (round table tops); `max_lateral` bounds the distance (x-z) from the box centre to the
     ray's vertical plane (aim at the middle of the side facing the performer); `avoid_bearings` (degrees, the
     direction from the box to the camera) are sides from which an aim hit something else before (an opened lid
-    that stands up on that side, say), avoided within `bearing_tolerance`.
+    that stands up on that side, say), avoided within `bearing_tolerance`; `floor(x, z)` (the navigation graph's
+    surface heights) puts the camera CAMERA_HEIGHT above the surface of each pose instead of at `camera_height`.
     """
 
     def __init__(self, box: Box, occluders: Sequence[Box] = (), reach: float = PERFORMER_REACH,
                  camera_height: float = CAMERA_HEIGHT, tilts: Sequence[float] | None = None,
                  image_size: tuple[int, int] = (0, 0), open_tops: Sequence[Box] = (), bad: Iterable[tuple] = (),
                  key: Any = None, from_above: bool = False, max_lateral: float | None = None,
-                 elliptic: bool = False, avoid_bearings: Sequence[float] = (), bearing_tolerance: float = 75.0):
+                 elliptic: bool = False, avoid_bearings: Sequence[float] = (), bearing_tolerance: float = 75.0,
+                 floor: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None):
         self.box = box
         self.reach = float(reach)
         self.camera_height = float(camera_height)
+        self.floor = floor
         self.tilts = np.asarray(achievable_tilts(0.0) if tilts is None else tilts, float)
         self.image_size = tuple(image_size or (0, 0))
         self.open_tops = self._tops(open_tops)
@@ -962,7 +1130,7 @@ class AimGoal(Goal):
         self._cxz = (cx, cz)
         xz = box.corners[:, [0, 2]]
         self._radius = float(np.max(np.hypot(xz[:, 0] - cx, xz[:, 1] - cz)))
-        dv = max(0.0, self.camera_height - box.top)
+        dv = max(0.0, (CAMERA_HEIGHT if floor is not None else self.camera_height) - box.top)
         self._horizontal = math.sqrt(max(0.0, self.reach ** 2 - dv ** 2)) + self._radius
         near = self._horizontal + 0.6
         self.occluders = [o for o in occluders
@@ -978,7 +1146,8 @@ class AimGoal(Goal):
     def _ray_test(self, x: np.ndarray, z: np.ndarray, yaw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """For N poses: (ok (N, T), hit distance (N, T), directions (N, T, 3), origins (N, 3)) over the tilts."""
         x, z, yaw = (np.asarray(v, float).reshape(-1) for v in (x, z, yaw))
-        origin = np.stack([x, np.full_like(x, self.camera_height), z], axis=1)
+        height = self.floor(x, z) + CAMERA_HEIGHT if self.floor is not None else np.full_like(x, self.camera_height)
+        origin = np.stack([x, height, z], axis=1)
         dirs = center_ray_directions_many(yaw, self.tilts, self.image_size)
         o = origin[:, None, :]
         t = self.box.ray_entry(o, dirs)

@@ -21,9 +21,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
 from mcs_plugin.experts.navigation import (
-    CAMERA_HEIGHT, DEFAULT_ACTIONS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal, DropGoal, Goal, NavigationGraph,
-    NearGoal, Obstacles, Pose, aabb_gap, achievable_tilts, aim_key, angle_difference, obstacle_boxes, pose_of,
+    AGENT_SHAPE, CAMERA_HEIGHT, DOOR_SHAPE, DEFAULT_ACTIONS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal, DropGoal, Goal, NavigationGraph,
+    NearGoal, Obstacles, Pose, achievable_tilts, aim_key, angle_difference, obstacle_boxes, pose_of,
 )
 
 ActionChoice = tuple[str, dict]
@@ -31,16 +32,15 @@ ActionChoice = tuple[str, dict]
 #: Every action an expert may return ("End" = the goal is done).
 EXPERT_ACTIONS: tuple[str, ...] = (
     "MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown",
-    "PickupObject", "OpenObject", "CloseObject", "PutObject", "DropObject", "Pass", "End",
+    "PickupObject", "OpenObject", "CloseObject", "PutObject", "DropObject", "InteractWithAgent", "Pass",
+    "EndHabituation", "End",
 )
-OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject"})
+OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject", "InteractWithAgent"})
 MOVE_ACTIONS = frozenset({"MoveAhead", "MoveBack", "MoveLeft", "MoveRight"})
 EXPERT_GRID = 0.05  # node spacing of the experts' searches (half a move: straighter, shorter paths than 0.1)
 REACH_MARGIN = 0.05  # plan interactions this much inside the 1 m reach
 TRAVERSAL_MARGIN = 0.1  # and traversal this much inside it
 HELD_AHEAD = 0.24  # a held object's near face is about this far ahead of the camera (MCS)
-NEXT_TO_DISTANCE = 0.1  # transferral next_to: footprints at most this far apart
-ON_TOP_TOLERANCE = 0.05
 PICKUP_SHRINK = 0.5  # aim at the middle half of a target's bounding box
 LID_FRACTION = 0.1  # relaxed aims: an open container's walls end this fraction of its height below its top
 CONTAINER_SHRINK = 0.7
@@ -48,6 +48,11 @@ TOP_SHRINK = 0.6  # aim at the middle of a receptacle's top (inside the ellipse 
 TOP_INSET = 0.05  # ... or anywhere at least this far inside that ellipse
 MAX_REPEATS = 12  # the same action from the same pose this often means the expert goes round in circles
 MAX_INVALIDATIONS = 60  # plans given up on the way because their end stopped being a goal pose
+PLACEMENT_START = 3  # steps a completed trigger sequence takes to set the target's placement going
+AGENT_SNAP = 0.1  # metres: grid of the aim point on a walking agent
+MAX_WAIT = 150  # steps the expert waits for a target that moves (or sits in a launcher) and cannot be reached yet
+OFFER_WAIT = 12  # steps to wait for an agent asked with InteractWithAgent to hold its object out (MCS: about 5)
+OFFERED_DISTANCE = 0.05  # an agent's object farther than this (x-z) from the agent is held out, ready to take
 _SUCCESS = {"SUCCESSFUL", "IS_OPENED_COMPLETELY", "IS_CLOSED_COMPLETELY"}
 
 
@@ -75,25 +80,33 @@ def _centre(obj) -> np.ndarray:
     return _box(obj).center
 
 
+def scripted_action(output) -> ActionChoice | None:
+    """The action a scene dictates for this step (a preview phase of Pass, a scripted turn, EndHabituation, the
+    lava rule's EndScene): the step's action list names a single action. None when the expert may choose."""
+    entries = list(output.action_list or [])
+    names = {name for name, _ in entries}
+    if len(names) != 1:
+        return None
+    name, params = entries[0]
+    return str(name), dict(params or {})
+
+
 def relationship_holds(first, second, relationship: str) -> bool:
-    """Whether a transferral relationship ('next_to' / 'on_top_of') holds between two ObjectMetadata (neither held)."""
+    """Whether a transferral relationship ('next_to' / 'on_top_of') holds between two ObjectMetadata (neither held),
+    by the rule the reward uses (`mcs_plugin.mcs.goals.transferral_holds`)."""
     if first is None or second is None or first.held or second.held:
         return False
-    a, b = _box(first), _box(second)
-    gap = aabb_gap(a.aabb_xz(), b.aabb_xz())
-    if relationship == "next_to":
-        return gap <= NEXT_TO_DISTANCE
-    if relationship == "on_top_of":
-        return gap == 0.0 and a.bottom >= b.top - ON_TOP_TOLERANCE
-    return False
+    return transferral_holds(relation_name(relationship), Extent.of_metadata(first), Extent.of_metadata(second))
 
 
-def container_of(target, output) -> Any | None:
-    """The openable object the target lies inside (its centre within the object's box), if any; the smallest."""
+def container_of(target, output, openable: bool = True) -> Any | None:
+    """The object the target lies inside (its centre within the object's box), if any; the smallest. Openable
+    ones only by default; with `openable=False` any object (an open-topped container, say), agents left out."""
     point = _centre(target)
     best, volume = None, math.inf
     for obj in output.object_list:
-        if obj.uuid == target.uuid or obj.held or not obj.openable or not obj.dimensions:
+        if obj.uuid == target.uuid or obj.held or not obj.dimensions or (openable and not obj.openable) \
+                or obj.shape == AGENT_SHAPE:
             continue
         box = _box(obj)
         if box.contains(point, margin=0.01):
@@ -101,6 +114,22 @@ def container_of(target, output) -> Any | None:
             if v < volume:
                 best, volume = obj, v
     return best
+
+
+def in_structure(target, output) -> bool:
+    """Whether the target's centre lies inside a structure's box (a throwing device holding it, say)."""
+    point = _centre(target)
+    return any(obj.dimensions and _box(obj).contains(point, margin=0.01) for obj in output.structural_object_list)
+
+
+def holder_of(target, output) -> Any | None:
+    """The agent holding the target and not yet holding it out (its `associatedWithAgent`), if any."""
+    agent = _objects(output).get(target.associated_with_agent) if target.associated_with_agent else None
+    if agent is None or not agent.simulation_agent_is_holding_held_object:
+        return None
+    dx = target.position.get("x", 0.0) - agent.position.get("x", 0.0)
+    dz = target.position.get("z", 0.0) - agent.position.get("z", 0.0)
+    return agent if math.hypot(dx, dz) <= OFFERED_DISTANCE else None
 
 
 class Expert:
@@ -152,6 +181,8 @@ class Expert:
         self._positions: dict[str, np.ndarray] = {}
         self._placed: tuple | None = None  # (kind, aim key) of the last put / drop
         self._visits: dict[tuple, int] = defaultdict(int)
+        self._asked: dict[str, int] = {}  # agent id -> step of the InteractWithAgent that succeeded
+        self._doors: dict[Any, str] = {}  # goal kind -> the closed door found in its way
         self.reason = ""  # why the expert gave up (None returned)
 
     def next_action(self, output) -> ActionChoice | None:
@@ -169,6 +200,14 @@ class Expert:
         if self.loops > 1:
             self.reason = "going round in circles"
             return None
+        scripted = scripted_action(output)
+        if scripted is not None:
+            if scripted[0] == "EndScene":  # MCS's lava / wrong-sequence rule: the scene is over
+                self.reason = "the scene allows only EndScene"
+                return None
+            self._plan = None  # the scene moves the performer: plan afresh afterwards
+            self._remember(output, scripted)
+            return scripted
         choice = self._decide(output)
         if choice is None and not self.reason:
             self.reason = "no plan"
@@ -226,6 +265,8 @@ class Expert:
             elif action == "PutObject":
                 self._settle = self.settle_steps
                 self._placed = (kind, aim_key(pose, tilt))
+        if action == "InteractWithAgent" and status == "SUCCESSFUL" and kind is not None:
+            self._asked[kind[1]] = last[0]
         if action == "DropObject" and status == "SUCCESSFUL":
             self._settle = self.settle_steps
             self._placed = (kind, aim_key(pose, 0.0))
@@ -271,7 +312,9 @@ class Expert:
             occluders.append(_box(obj))
         open_tops = list(open_tops)
         reach = PERFORMER_REACH - REACH_MARGIN - self._reach_cut[kind]
+        graph = self.graph_for(output)
         return AimGoal(box, occluders, reach=reach, camera_height=float(output.position.get("y", CAMERA_HEIGHT)),
+                       floor=graph.floor_at if len(graph.levels) > 1 else None,
                        tilts=achievable_tilts(float(output.head_tilt)), image_size=tuple(output.camera_aspect_ratio),
                        open_tops=open_tops, bad=self._bad[kind], from_above=from_above, max_lateral=max_lateral,
                        elliptic=elliptic, avoid_bearings=self._bad_sides[kind],
@@ -317,8 +360,16 @@ class Expert:
                         self.reason = "the goal keeps moving"
                         return None
                     break
+        door = _objects(output).get(self._doors.get(kind, ""))
+        if door is not None and not door.is_open and kind != ("open", door.uuid):
+            # the way to this goal was found closed by this door before: open it first, without searching again
+            return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
         if not graph.feasible(goal):
             self._plan = None
+            door = self._door_in_the_way(output, goal)
+            if door is not None and kind != ("open", door.uuid):
+                self._doors[kind] = door.uuid  # the only goal poses lie in a closed doorway, say
+                return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
             self.reason = "no goal pose (nowhere to act from)"
             return None
         if self._plan is not None and self._plan_kind == kind:
@@ -345,11 +396,45 @@ class Expert:
             path = fine.plan(pose, goal, blocked=blocked, max_expansions=self.max_expansions)
         if not path:
             self._plan = None
+            door = self._door_in_the_way(output, goal)
+            if door is not None and kind != ("open", door.uuid):
+                self._doors[kind] = door.uuid
+                return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
             self.reason = "no path to a goal pose"
             return None
         self._plan, self._plan_kind, self._plan_start, self._plan_index = path, kind, pose, 1
         self._plan_graph = graph
         return path[0][0], {}
+
+    def _door_in_the_way(self, output, goal: Goal) -> Any | None:
+        """The closed door to open when no path reaches a goal (or no goal pose is free): plan again as if every
+        closed door were open and take the door that path passes nearest (None without closed doors or when that
+        does not help either)."""
+        doors = [o for o in output.object_list
+                 if o.shape == DOOR_SHAPE and o.openable and not o.is_open and not o.locked and o.dimensions]
+        if not doors:
+            return None
+        pose = pose_of(output)
+        relaxed = NavigationGraph.from_metadata(output, grid=self.grid, actions=self.move_actions,
+                                                ignore={d.uuid for d in doors})
+        if not relaxed.feasible(goal):
+            return None
+        path = relaxed.plan(pose, goal, max_expansions=self.max_expansions)
+        if not path:
+            return None
+        points = np.array([[pose.x, pose.z]] + [[p.x, p.z] for _, p in path])
+        gaps = [float(Obstacles([_box(d).footprint()]).distance(points).min()) for d in doors]
+        return doors[int(np.argmin(gaps))]
+
+    def _open_goal(self, output, obj) -> AimGoal:
+        """Where to aim to open an object (the middle of its box, then most of it)."""
+        kind = ("open", obj.uuid)
+        goal = None
+        for shrink in (CONTAINER_SHRINK, 0.9):
+            goal = self.aim_goal(output, _box(obj).scaled(shrink), kind, exclude={obj.uuid})
+            if self.graph_for(output).feasible(goal):
+                break
+        return goal
 
     def fetch_goal(self, output, target) -> tuple[AimGoal, Any, ActionChoice]:
         """(goal, kind, action) of the next step of fetching an object: open its closed container, or pick it up.
@@ -370,8 +455,11 @@ class Expert:
                     break
             return goal, kind, ("OpenObject", {})
         exclude = {target.uuid}
+        container = container or container_of(target, output, openable=False)  # opened, or open at the top
         if container is not None:
             exclude.add(container.uuid)
+        if target.associated_with_agent:
+            exclude.add(target.associated_with_agent)  # held out in front of the agent, inside its box
         kind = ("pickup", target.uuid)
         goal = None
         for shrink, lid in ((PICKUP_SHRINK, 0.0), (0.8, LID_FRACTION)):
@@ -402,7 +490,25 @@ class Expert:
         return self.act_at(output, goal, kind, ("DropObject", {}))
 
     def fetch(self, output, target) -> ActionChoice | None:
-        """Go to and pick up an object, opening the closed container it is in first."""
+        """Go to and pick up an object, opening the closed container it is in first, or asking the agent that
+        holds it to hand it over (InteractWithAgent, then wait until it is held out)."""
+        agent = holder_of(target, output)
+        if agent is not None:
+            asked = self._asked.get(agent.uuid)
+            if asked is not None and int(output.step_number) - asked <= OFFER_WAIT:
+                return "Pass", {}
+            goal = None
+            kind = ("agent", agent.uuid)
+            box = _box(agent)
+            # a walking agent: aim at its box snapped to a 10 cm grid, so that the goal (and its search) changes
+            # every few steps, not at every one; the middle half of its box still covers the snapped centre
+            snapped = np.round(box.center / AGENT_SNAP) * AGENT_SNAP
+            box = Box(np.array([snapped[0], box.center[1], snapped[2]]), box.axes, box.half)
+            for shrink in (PICKUP_SHRINK, 0.9):
+                goal = self.aim_goal(output, box.scaled(shrink), kind, exclude={agent.uuid, target.uuid})
+                if self.graph_for(output).feasible(goal):
+                    break
+            return self.act_at(output, goal, kind, ("InteractWithAgent", {}))
         container = container_of(target, output)
         if container is not None and not container.is_open and container.locked:
             self.reason = "the target's container is locked"
@@ -481,9 +587,7 @@ class RetrievalExpert(Expert):
         for obj in held:
             if obj.uuid in ids:
                 self._picked.add(obj.uuid)
-        metadata = output.goal.metadata or {}
-        needed = int(metadata.get("pickup_number") or len(ids))
-        if len([i for i in ids if i in self._picked]) >= needed:
+        if len([i for i in ids if i in self._picked]) >= pickups_needed(output.goal):
             return "End", {}
         objects = {o.uuid: o for o in output.object_list}
         pending = [objects[i] for i in ids if i not in self._picked and i in objects]
@@ -496,7 +600,19 @@ class RetrievalExpert(Expert):
             return None
         pose = pose_of(output)
         target = min(pending, key=lambda o: (math.hypot(_centre(o)[0] - pose.x, _centre(o)[2] - pose.z), o.uuid))
+        moving = self._moved(target)
+        if (moving or in_structure(target, output)) and holder_of(target, output) is None \
+                and self._waited < MAX_WAIT:
+            # a target on its way (thrown, rolling, carried round) or still in its launcher: wait until it rests
+            # rather than chase it (a moving goal means a search at every step)
+            self._waited += 1
+            return "Pass", {}
         return self.fetch(output, target)
+
+    def reset(self) -> None:
+        """Forget the episode, including how long it waited for a moving target."""
+        super().reset()
+        self._waited = 0
 
     def first_goal(self, output) -> Goal | None:
         """Aim at the nearest target (or at its closed container)."""
@@ -507,6 +623,62 @@ class RetrievalExpert(Expert):
         pose = pose_of(output)
         target = min(pending, key=lambda o: (math.hypot(_centre(o)[0] - pose.x, _centre(o)[2] - pose.z), o.uuid))
         return self.fetch_goal(output, target)[0]
+
+
+class ImitationExpert(RetrievalExpert):
+    """Imitation: open the containers of the goal's `triggeredByTargetSequence` in that order (as the agent showed),
+    wait while the target is being placed, then retrieve it."""
+
+    categories = ("imitation",)
+
+    def _decide(self, output) -> ActionChoice | None:
+        objects = _objects(output)
+        for container_id in next_in_sequence(output):
+            container = objects.get(container_id)
+            if container is None:
+                self.reason = "a container of the sequence is not in the metadata"
+                return None
+            kind = ("open", container.uuid)
+            goal = None
+            for shrink in (CONTAINER_SHRINK, 0.9):
+                goal = self.aim_goal(output, _box(container).scaled(shrink), kind, exclude={container.uuid})
+                if self.graph_for(output).feasible(goal):
+                    break
+            return self.act_at(output, goal, kind, ("OpenObject", {}))
+        step = int(output.step_number)
+        if self._placed_from is None:
+            self._placed_from = step
+        targets = [objects[i] for i in self._targets(output) if i in objects]
+        moving = [self._moved(target) for target in targets]
+        if any(moving) or step - self._placed_from < PLACEMENT_START:
+            return "Pass", {}  # the opened sequence triggers the target's placement: wait until it is down
+        return super()._decide(output)
+
+    def reset(self) -> None:
+        """Forget the episode, including when the sequence was completed."""
+        super().reset()
+        self._placed_from: int | None = None
+
+    def first_goal(self, output) -> Goal | None:
+        """Aim at the first container of the sequence still closed (else at the target)."""
+        objects = _objects(output)
+        for container_id in next_in_sequence(output):
+            container = objects.get(container_id)
+            return None if container is None else self.aim_goal(
+                output, _box(container).scaled(CONTAINER_SHRINK), ("open", container_id), exclude={container_id})
+        return super().first_goal(output)
+
+
+def next_in_sequence(output) -> list[str]:
+    """Ids of the goal's trigger sequence from its first container that is still closed on (empty when all are
+    open or the goal has no sequence)."""
+    sequence = list((output.goal.triggered_by_target_sequence or []) if output.goal is not None else [])
+    objects = _objects(output)
+    for index, container_id in enumerate(sequence):
+        container = objects.get(container_id)
+        if container is None or not container.is_open:
+            return sequence[index:]
+    return []
 
 
 class TraversalExpert(Expert):
@@ -544,9 +716,7 @@ class TransferralExpert(Expert):
         objects = _objects(output)
         first = objects.get((metadata.get("target_1") or {}).get("id"))
         second = objects.get((metadata.get("target_2") or {}).get("id"))
-        relation = metadata.get("relationship") or []
-        relation = relation[1] if len(relation) >= 3 else (relation[0] if relation else "")
-        return first, second, str(relation).strip().lower().replace(" ", "_")
+        return first, second, relation_name(metadata.get("relationship"))
 
     def _decide(self, output) -> ActionChoice | None:
         first, second, relation = self._parts(output)
@@ -632,7 +802,8 @@ class TransferralExpert(Expert):
         return fetch + [NearGoal(*sbox.aabb_xz(), carry)]
 
 
-_EXPERTS = {category: cls for cls in (RetrievalExpert, TraversalExpert, TransferralExpert) for category in cls.categories}
+_EXPERTS = {category: cls for cls in (RetrievalExpert, ImitationExpert, TraversalExpert, TransferralExpert)
+            for category in cls.categories}
 
 
 def shortest_path_length(output, goal_category: str | None = None, **kwargs) -> int | None:
@@ -646,7 +817,7 @@ class NoExpertError(ValueError):
 
 
 def make_expert(goal_category: str, **kwargs) -> Expert:
-    """The expert of a goal category ('retrieval', 'multi retrieval', 'traversal', 'transferral')."""
+    """The expert of a goal category ('retrieval', 'multi retrieval', 'imitation', 'traversal', 'transferral')."""
     cls = _EXPERTS.get(str(goal_category).strip().lower())
     if cls is None:
         raise NoExpertError(f"no expert for goal category {goal_category!r}; experts exist for: {', '.join(sorted(_EXPERTS))}")

@@ -70,6 +70,9 @@ ISOMETRIC_CAMERA = (4.0, 3.0, -4.0, 315.0, 35.264)
 ISOMETRIC_FRONT_RIGHT_CAMERA = (4.0, 3.0, 4.0, 225.0, 35.264)
 
 
+LAVA_STANDING_HEIGHT = 0.05  # the performer stands on lava only when its floor is this low (lava lies on the floor)
+
+
 def lava_areas(scene: Scene) -> list[tuple[float, float, float, float]]:
     """Lava as MCS reports it: (x1, z1, x2, z2) per 1 x 1 cell, or the lava parts of a partitioned floor (which
     replaces the scene's cells; its rectangles come as (x_low, z_high, x_high, z_low))."""
@@ -356,7 +359,10 @@ class EmbeddedController:
             return
 
     def _on_lava(self) -> bool:
+        """Whether the performer stands on a lava cell: on the floor over it (a platform above lava is safe)."""
         x, z = self.performer.x, self.performer.z
+        if self.performer.floor_y > LAVA_STANDING_HEIGHT:
+            return False
         for x1, z1, x2, z2 in self._lava:
             if min(x1, x2) <= x <= max(x1, x2) and min(z1, z2) <= z <= max(z1, z2):
                 return True

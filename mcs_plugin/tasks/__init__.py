@@ -6,14 +6,14 @@ from mcs_plugin.mcs import GoalCategory
 from mcs_plugin.tasks.actions import ActionVocabulary, DiscreteAction, grid_points
 from mcs_plugin.tasks.base import MCSTask, RewardConfig
 from mcs_plugin.tasks.passive import AgentsTask, IntuitivePhysicsTask, PassiveTask
-from mcs_plugin.tasks.retrieval import MultiRetrievalTask, RetrievalTask
+from mcs_plugin.tasks.retrieval import ImitationTask, MultiRetrievalTask, RetrievalTask
 from mcs_plugin.tasks.transferral import TransferralTask
 from mcs_plugin.tasks.traversal import TraversalTask
 
 TASK_CLASSES: dict[str, type[MCSTask]] = {
     GoalCategory.RETRIEVAL.value: RetrievalTask,
     GoalCategory.MULTI_RETRIEVAL.value: MultiRetrievalTask,
-    GoalCategory.IMITATION.value: RetrievalTask,
+    GoalCategory.IMITATION.value: ImitationTask,
     GoalCategory.TRAVERSAL.value: TraversalTask,
     GoalCategory.TRANSFERRAL.value: TransferralTask,
     GoalCategory.INTUITIVE_PHYSICS.value: IntuitivePhysicsTask,
@@ -31,7 +31,7 @@ def task_class_for(category: str) -> type[MCSTask]:
 
 
 __all__ = [
-    "ActionVocabulary", "AgentsTask", "DiscreteAction", "IntuitivePhysicsTask", "MCSTask", "MultiRetrievalTask",
+    "ActionVocabulary", "AgentsTask", "DiscreteAction", "ImitationTask", "IntuitivePhysicsTask", "MCSTask", "MultiRetrievalTask",
     "PassiveTask", "RetrievalTask", "RewardConfig", "TASK_CLASSES", "TransferralTask", "TraversalTask",
     "grid_points", "task_class_for",
 ]

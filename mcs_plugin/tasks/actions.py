@@ -20,11 +20,12 @@ OPEN_OBJECT = "OpenObject"
 CLOSE_OBJECT = "CloseObject"
 PUSH_OBJECT = "PushObject"
 PULL_OBJECT = "PullObject"
+INTERACT_WITH_AGENT = "InteractWithAgent"
 PASS = "Pass"
 END = "End"  # the agent declares it is done (ends the episode; not an MCS action; only goals that need it)
 
 # Actions that act on an object in view: they target an image point (the crosshair by default).
-OBJECT_ACTIONS = frozenset({PICKUP_OBJECT, OPEN_OBJECT, CLOSE_OBJECT, PUSH_OBJECT, PULL_OBJECT})
+OBJECT_ACTIONS = frozenset({PICKUP_OBJECT, OPEN_OBJECT, CLOSE_OBJECT, PUSH_OBJECT, PULL_OBJECT, INTERACT_WITH_AGENT})
 RECEPTACLE_ACTIONS = frozenset({PUT_OBJECT})
 
 # Interactive goals end the way MCS ends them (success) or at max_steps: their vocabularies have no End, so a

@@ -1,0 +1,145 @@
+"""Eval-7 task families: family names from file names, the shared goal rules, task classes, and the expert's
+skills on real Eval-7 scenes (copied into tests/data; origins in tests/data/*/ORIGIN.md and scenes/INDEX.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mcs_plugin.experts import cli as expert_cli
+from mcs_plugin.experts.policies import ExpertRun, make_expert, run_expert, scripted_action
+from mcs_plugin.mcs import GoalMetadata
+from mcs_plugin.mcs.goals import (
+    Extent, pickups_needed, progress_target, relation_name, retrieval_achieved, sequence_remaining, transferral_holds,
+)
+from mcs_plugin.sim.controller import EmbeddedController
+from mcs_plugin.tasks import TASK_CLASSES, ImitationTask, MultiRetrievalTask
+from sim_scenes import DATA
+
+SCENES = DATA / "scenes"
+EVAL7 = DATA / "eval7"
+
+
+@pytest.fixture(scope="module")
+def controller():
+    return EmbeddedController({"metadata": "oracle", "render": False, "reward_mode": "seed"})
+
+
+# -- families ------------------------------------------------------------------------------------------------------
+def test_family_of_parses_mcs_evaluation_file_names():
+    assert expert_cli.family_of("x/eval_7_interactive_spatial_reference_0001_01.json") == "spatial_reference"
+    assert expert_cli.family_of("eval_7_interactive_holes_0012_23.json") == "holes"
+    assert expert_cli.family_of("eval_7_passive_physics_gravity_support_0001_03.json") == \
+        "passive_physics_gravity_support"
+    assert expert_cli.family_of("retrieval_goal_example_with_soccer_ball.json") == "other"
+
+
+def test_by_family_counts_solved_skipped_and_mean_steps():
+    runs = [ExpertRun("a/eval_7_interactive_holes_0001_01.json", "retrieval", True, 10, "End"),
+            ExpertRun("a/eval_7_interactive_holes_0001_03.json", "retrieval", True, 20, "End"),
+            ExpertRun("a/eval_7_interactive_holes_0001_05.json", "retrieval", False, 3, "gave up: x"),
+            ExpertRun("a/eval_7_interactive_lava_0001_01.json", "retrieval", False, 3, "gave up: x")]
+    result = {"runs": runs, "skipped": [("a/eval_7_passive_agents_approach_0001_01.json", "no expert")]}
+    families = expert_cli.by_family(result)
+    assert families["holes"] == {"scenes": 3, "solved": 2, "skipped": 0, "mean_steps": 15.0}
+    assert families["lava"] == {"scenes": 1, "solved": 0, "skipped": 0, "mean_steps": None}
+    assert families["passive_agents_approach"]["skipped"] == 1
+    table = expert_cli.format_family_report(families)
+    assert "holes" in table and table.splitlines()[-1].split()[:3] == ["all", "5", "2"]
+
+
+def test_cli_by_family_json(capsys):
+    scene = SCENES / "eval_7_interactive_imitation_0001_01.json"
+    assert expert_cli.main([str(scene), "--by-family", "--json", "--no-progress"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data == {"imitation": {"scenes": 1, "solved": 1, "skipped": 0, "mean_steps": data["imitation"]["mean_steps"]}}
+    assert data["imitation"]["mean_steps"] > 55  # the preview phase (55 steps) is played through
+
+
+# -- goal rules ----------------------------------------------------------------------------------------------------
+def test_relation_name_reads_every_spelling():
+    assert relation_name(["t1", "next_to", "t2"]) == "next_to"
+    assert relation_name(["on top of"]) == "on_top_of"
+    assert relation_name("next to") == "next_to"
+    assert relation_name(["t1", "beside", "t2"]) == ""
+
+
+def test_transferral_rule():
+    table = Extent((0.0, 0.0), (1.0, 1.0), 0.0, 0.8)
+    beside = Extent((1.05, 0.2), (1.25, 0.4), 0.0, 0.2)
+    far = Extent((1.2, 0.2), (1.4, 0.4), 0.0, 0.2)
+    on = Extent((0.4, 0.4), (0.6, 0.6), 0.78, 0.98)
+    assert transferral_holds("next_to", beside, table) and not transferral_holds("next_to", far, table)
+    assert transferral_holds("on_top_of", on, table) and not transferral_holds("on_top_of", beside, table)
+    assert not transferral_holds("", beside, table)
+
+
+def test_retrieval_rules_and_progress_target():
+    goal = GoalMetadata(category="multi retrieval", metadata={"targets": [{"id": "a"}, {"id": "b"}, {"id": "c"}]})
+    assert pickups_needed(goal) == 3
+    assert not retrieval_achieved(goal, {"a", "b"}) and retrieval_achieved(goal, {"c", "b", "a", "x"})
+    goal.metadata["pickup_number"] = 2
+    assert retrieval_achieved(goal, {"c", "a"})
+    assert progress_target(goal, held={"a"}, picked={"a"}) == "b"
+    imitation = GoalMetadata(category="imitation", metadata={"target": {"id": "ball"}},
+                             triggered_by_target_sequence=["c1", "c2"])
+    assert sequence_remaining(imitation, {"c2"}) == ["c1", "c2"]
+    assert progress_target(imitation, held=set(), opened={"c1"}) == "c2"
+    assert progress_target(imitation, held=set(), opened={"c1", "c2"}) == "ball"
+    transferral = GoalMetadata(category="transferral", metadata={"target_1": {"id": "t1"}, "target_2": {"id": "t2"}})
+    assert progress_target(transferral, held=set()) == "t1" and progress_target(transferral, held={"t1"}) == "t2"
+
+
+def test_every_goal_category_of_eval7_has_a_task_class():
+    assert TASK_CLASSES["imitation"] is ImitationTask
+    assert TASK_CLASSES["multi retrieval"] is MultiRetrievalTask
+    for category in ("retrieval", "intuitive physics", "agents", "passive"):
+        assert category in TASK_CLASSES
+
+
+# -- the expert on real scenes -------------------------------------------------------------------------------------
+def test_expert_plays_the_scenes_scripted_actions(controller):
+    output = controller.start_scene(str(SCENES / "eval_7_interactive_spatial_reorientation_0001_01.json"))
+    expert = make_expert(output.goal.category)
+    assert scripted_action(output) == ("RotateRight", {})  # the scene turns the performer round first
+    assert expert.next_action(output) == ("RotateRight", {})
+    controller.end_scene()
+
+
+def test_a_platform_over_lava_is_safe(controller):
+    output = controller.start_scene(str(SCENES / "eval_7_interactive_collision_0001_01.json"))
+    assert output.position["y"] > 1.0 and output.steps_on_lava == 0  # the performer starts on a platform above lava
+    output = controller.step("Pass")
+    assert output.steps_on_lava == 0 and output.action_list != [("EndScene", {})]
+    controller.end_scene()
+
+
+def test_expert_steps_off_a_platform_and_opens_the_chest(controller):
+    run = run_expert(str(EVAL7 / "eval_7_interactive_spatial_reference_0001_01.json"), controller=controller,
+                     record_actions=True)
+    assert run.success and run.ended == "End", run.ended
+    assert "OpenObject" in run.actions and run.steps < 120
+
+
+def test_expert_asks_the_agent_for_its_object(controller):
+    run = run_expert(str(SCENES / "eval_7_interactive_agent_identification_0001_01.json"), controller=controller,
+                     record_actions=True)
+    assert run.success, run.ended
+    asked = run.actions.index("InteractWithAgent")
+    assert run.actions[asked + 1] == "Pass" and run.actions[-2] == "PickupObject"
+
+
+def test_expert_repeats_the_demonstrated_sequence(controller):
+    run = run_expert(str(SCENES / "eval_7_interactive_imitation_0001_01.json"), controller=controller,
+                     record_actions=True)
+    assert run.success, run.ended
+    assert run.actions[:54] == ["Pass"] * 54 and run.actions[54] == "EndHabituation"
+    assert run.actions.index("OpenObject") < run.actions.index("PickupObject")
+
+
+def test_expert_opens_a_door_and_takes_the_target_out_of_an_open_container(controller):
+    run = run_expert(str(EVAL7 / "eval_7_interactive_support_relations_0001_01.json"), controller=controller,
+                     record_actions=True)
+    assert run.success, run.ended
+    assert run.actions[:75] == ["Pass"] * 75 and "OpenObject" in run.actions and run.actions[-2] == "PickupObject"

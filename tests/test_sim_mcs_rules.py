@@ -211,7 +211,7 @@ def test_physics_properties_set_unity_drag(sim):
     assert dragged < 0.6 * free
     body = sim.world.by_id["ball"]
     damping = sim.world.model.dof_damping[body.qvel_adr : body.qvel_adr + 6]
-    mass, inertia = sim.world.model.body_mass[body.body_id], sim.world.model.body_inertia[body.body_id]
+    mass = sim.world.model.body_mass[body.body_id]
     assert damping[:3] == pytest.approx([4.0 * mass] * 3)
     assert damping[3:] == pytest.approx([0.0, 0.0, 0.0])  # angularDrag left out: 0, not Unity's default 0.5
     assert body.angular_drag == 0.0

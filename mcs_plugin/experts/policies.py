@@ -426,12 +426,13 @@ class Expert:
         gaps = [float(Obstacles([_box(d).footprint()]).distance(points).min()) for d in doors]
         return doors[int(np.argmin(gaps))]
 
-    def _open_goal(self, output, obj) -> AimGoal:
-        """Where to aim to open an object (the middle of its box, then most of it)."""
+    def _open_goal(self, output, obj, inside: Iterable[str] = ()) -> AimGoal:
+        """Where to aim to open an object (the middle of its box, then most of it); `inside`: ids of objects within
+        it, which do not block the aim."""
         kind = ("open", obj.uuid)
         goal = None
         for shrink in (CONTAINER_SHRINK, 0.9):
-            goal = self.aim_goal(output, _box(obj).scaled(shrink), kind, exclude={obj.uuid})
+            goal = self.aim_goal(output, _box(obj).scaled(shrink), kind, exclude={obj.uuid, *inside})
             if self.graph_for(output).feasible(goal):
                 break
         return goal
@@ -447,13 +448,7 @@ class Expert:
             cbox = _box(container)
             inside = {o.uuid for o in output.object_list
                       if o.uuid != container.uuid and cbox.contains(_centre(o), margin=0.01)}
-            kind = ("open", container.uuid)
-            goal = None
-            for shrink in (CONTAINER_SHRINK, 0.9):
-                goal = self.aim_goal(output, cbox.scaled(shrink), kind, exclude={container.uuid} | inside)
-                if graph.feasible(goal):
-                    break
-            return goal, kind, ("OpenObject", {})
+            return self._open_goal(output, container, inside), ("open", container.uuid), ("OpenObject", {})
         exclude = {target.uuid}
         container = container or container_of(target, output, openable=False)  # opened, or open at the top
         if container is not None:
@@ -638,13 +633,7 @@ class ImitationExpert(RetrievalExpert):
             if container is None:
                 self.reason = "a container of the sequence is not in the metadata"
                 return None
-            kind = ("open", container.uuid)
-            goal = None
-            for shrink in (CONTAINER_SHRINK, 0.9):
-                goal = self.aim_goal(output, _box(container).scaled(shrink), kind, exclude={container.uuid})
-                if self.graph_for(output).feasible(goal):
-                    break
-            return self.act_at(output, goal, kind, ("OpenObject", {}))
+            return self.act_at(output, self._open_goal(output, container), ("open", container.uuid), ("OpenObject", {}))
         step = int(output.step_number)
         if self._placed_from is None:
             self._placed_from = step

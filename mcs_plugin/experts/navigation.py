@@ -456,6 +456,7 @@ class NavigationGraph:
         self._move_vectors = {}
         self._graph = None
         self._field_cache: dict[Any, np.ndarray] = {}
+        self._cells_csr = None  # the cells' graph for distance fields (scipy sparse), built on first use
         self._plans: dict[tuple, list | None] = {}
 
     @classmethod
@@ -723,23 +724,35 @@ class NavigationGraph:
         `region` is a boolean array shaped like `free`; cells off the free space (relaxed by half a cell diagonal,
         so that every free position's nearest cell is included) are never entered; unreachable cells are inf.
         """
-        passable = self._relaxed
-        dist = np.where(region & passable, 0.0, np.inf)
-        step = self.grid / MOVE_DISTANCE
-        diag = step * math.sqrt(2.0)
-        shifts = [((0, 1), step), ((0, -1), step), ((1, 0), step), ((-1, 0), step),
-                  ((1, 1), diag), ((1, -1), diag), ((-1, 1), diag), ((-1, -1), diag)]
-        rows, cols = dist.shape
-        while True:
-            new = dist.copy()
-            for (dr, dc), cost in shifts:
-                src = dist[max(0, -dr) : rows - max(0, dr), max(0, -dc) : cols - max(0, dc)]
-                dst = new[max(0, dr) : rows - max(0, -dr), max(0, dc) : cols - max(0, -dc)]
-                np.minimum(dst, src + cost, out=dst)
-            new = np.where(passable, new, np.inf)
-            if np.array_equal(new, dist):
-                return dist
-            dist = new
+        from scipy.sparse.csgraph import dijkstra
+
+        sources = np.flatnonzero(region & self._relaxed)
+        if len(sources) == 0:
+            return np.full(self._relaxed.shape, np.inf)
+        dist = dijkstra(self._cell_graph(), directed=False, indices=sources, min_only=True)
+        return dist.reshape(self._relaxed.shape)
+
+    def _cell_graph(self):
+        """The 8-connected graph of the passable cells (sparse, edge weights in moves), built once."""
+        if self._cells_csr is None:
+            from scipy.sparse import coo_matrix
+
+            passable = self._relaxed
+            rows, cols = passable.shape
+            index = np.arange(rows * cols).reshape(rows, cols)
+            step = self.grid / MOVE_DISTANCE
+            heads, tails, weights = [], [], []
+            for (dr, dc), cost in (((0, 1), step), ((1, 0), step), ((1, 1), step * math.sqrt(2.0)),
+                                   ((1, -1), step * math.sqrt(2.0))):
+                a = (slice(0, rows - dr), slice(max(0, -dc), cols - max(0, dc)))
+                b = (slice(dr, rows), slice(max(0, dc), cols - max(0, -dc)))
+                both = passable[a] & passable[b]
+                heads.append(index[a][both])
+                tails.append(index[b][both])
+                weights.append(np.full(int(both.sum()), cost))
+            self._cells_csr = coo_matrix((np.concatenate(weights), (np.concatenate(heads), np.concatenate(tails))),
+                                         shape=(rows * cols, rows * cols)).tocsr()
+        return self._cells_csr
 
     def goal_cells(self, goal: Goal) -> np.ndarray:
         """Cells (shaped like `free`) where goal poses may lie: the goal's region near free space; for a sampled

@@ -159,6 +159,7 @@ class Expert:
         """Forget everything about the current episode (called automatically when a new one starts)."""
         self._graph: NavigationGraph | None = None
         self._graph_key: Any = None
+        self._graph_output: Any = None  # the step output the graph was last checked against
         self._plan: list | None = None
         self._plan_kind: Any = None
         self._plan_graph: NavigationGraph | None = None
@@ -285,6 +286,8 @@ class Expert:
     # -- world model ---------------------------------------------------------------------------------------------
     def graph_for(self, output) -> NavigationGraph:
         """The navigation graph of an output (rebuilt only when an obstacle appeared, went or moved > 2 cm)."""
+        if output is self._graph_output:  # asked several times per step
+            return self._graph
         snapshot = {i: b.corners[:, [0, 2]] for i, b in obstacle_boxes(output)}
         room = tuple(sorted((output.room_dimensions or {}).items()))
         old = self._graph_key
@@ -293,6 +296,7 @@ class Expert:
         if self._graph is None or not same:
             self._graph = _shared_graph(output, room, snapshot, self.grid, self.move_actions)
             self._graph_key = (room, snapshot)
+        self._graph_output = output
         return self._graph
 
     def fine_graph_for(self, output, graph: NavigationGraph) -> NavigationGraph:

@@ -441,7 +441,11 @@ class Goal(SceneModel):
     @classmethod
     def _finite_numbers(cls, value: Any) -> Any:
         """Free-form goal values are passed on in every output: no NaN or infinity inside them."""
-        where = _nonfinite_path(value, "")
+        try:  # JSON's C encoder rejects NaN and infinity quickly; walk the value only to name where
+            json.dumps(value, allow_nan=False)
+            return value
+        except (ValueError, TypeError):
+            where = _nonfinite_path(value, "")
         if where is not None:
             raise ValueError(f"non-finite number at {where or 'the top'}")
         return value

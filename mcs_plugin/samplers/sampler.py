@@ -78,6 +78,7 @@ class MCSSceneTaskSampler(TaskSampler):
         self.env: Any = None
         self._passes = Passes(self.scenes, loop=mode == TRAIN, seed=seed)
         self._last_task: Optional[MCSTask] = None
+        self._scene_data: dict[Path, dict] = {}  # parsed scene files (training), never modified
         self.skipped: list[tuple[str, str]] = []
 
     # -- AllenAct API ----------------------------------------------------------------------------------
@@ -133,7 +134,11 @@ class MCSSceneTaskSampler(TaskSampler):
     # -- internals ----------------------------------------------------------------------------------
     def _try_task(self, path: Path) -> Optional[MCSTask]:
         try:
-            scene = load_scene_json_file(path)
+            scene = self._scene_data.get(path)
+            if scene is None:
+                scene = load_scene_json_file(path)
+                if self.mode == TRAIN:  # training revisits its share of scenes: read each file once
+                    self._scene_data[path] = scene
             if self.env is None:
                 self.env = self._env_factory()
             self.env.start_scene(scene)

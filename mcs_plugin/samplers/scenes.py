@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import glob
 import json
 import os
@@ -77,6 +78,16 @@ def read_manifest_info(sources: Iterable) -> dict[str, dict]:
 
 def scene_goal_category(path: Path) -> Optional[str]:
     """A scene file's goal category (None when it has no goal or cannot be read)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return _goal_category(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=65536)
+def _goal_category(path: str, mtime_ns: int, size: int) -> Optional[str]:
+    """`scene_goal_category` of one version of a file (the samplers of a process each filter the same scenes)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8-sig"))
     except (OSError, ValueError):

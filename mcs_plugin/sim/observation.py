@@ -61,19 +61,22 @@ _BOX_POINT_SIGNS = np.array(
 AGENT_VISIBLE_BOX = np.array([0.7, 0.59, 0.6])
 
 
-def _box_lattice(full: np.ndarray) -> np.ndarray:
+@functools.lru_cache(maxsize=4096)
+def _box_lattice(full: tuple[float, float, float]) -> np.ndarray:
     """Points (half-extent units) on the surface of a box of full extents `full`: corners and face centres, plus
-    lattice points at most SAMPLE_SPACING apart along long sides."""
+    lattice points at most SAMPLE_SPACING apart along long sides (read-only; cached, scenes reuse sizes)."""
     axes = [np.linspace(-1.0, 1.0, max(1, math.ceil(extent / SAMPLE_SPACING - 1e-9)) + 1) for extent in full]
     grid = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
     on_surface = grid[(np.abs(grid) > 1.0 - 1e-9).any(axis=1)]
-    return np.unique(np.concatenate([on_surface, _BOX_POINT_SIGNS]).round(9), axis=0)
+    points = np.unique(np.concatenate([on_surface, _BOX_POINT_SIGNS]).round(9), axis=0)
+    points.setflags(write=False)
+    return points
 
 
 def _geom_samples(model: mujoco.MjModel, geom: int) -> np.ndarray:
     """A geom's visibility points in its own frame: its box lattice, moved onto round surfaces, just inside."""
     half = model.geom_aabb[geom, 3:]
-    offsets = _box_lattice(2.0 * half) * SAMPLE_INSET
+    offsets = _box_lattice(tuple(float(v) for v in 2.0 * half)) * SAMPLE_INSET
     kind = model.geom_type[geom]
     if kind in _ROUND:  # spheres and ellipsoids: on the surface, not at the box corners
         norm = np.linalg.norm(offsets, axis=1, keepdims=True)

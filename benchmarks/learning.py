@@ -56,12 +56,13 @@ def training_scenes(goal: str, difficulties: list[str], out: Path) -> str:
     return str(root / "train")
 
 
-def train(method: str, out: Path, steps: int, eval_every: int, scenes: str, processes: int) -> tuple[Path, float]:
+def train(method: str, out: Path, steps: int, eval_every: int, scenes: str, processes: int,
+          extra: dict | None = None) -> tuple[Path, float]:
     """Run AllenAct training; returns the run folder and the start time (checkpoint mtimes give wall times)."""
     experiment, _ = METHODS[method]
     run = out / method
     run.mkdir(parents=True, exist_ok=True)
-    kwargs = {"train_steps": steps, "save_interval": eval_every, "scenes": scenes}
+    kwargs = {**(extra or {}), "train_steps": steps, "save_interval": eval_every, "scenes": scenes}
     command = [sys.executable, "-m", "allenact.main", experiment, "-o", str(run), "-s", "1",
                "--max_sampler_processes_per_worker", str(processes), "--config_kwargs", json.dumps(kwargs)]
     start = time.time()
@@ -176,6 +177,8 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=200, help="episode step limit at evaluation")
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 2, help="sampler OS processes")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "learning")
+    parser.add_argument("--config-kwargs", type=json.loads, default={},
+                        help="more experiment settings as JSON, e.g. '{\"update_repeats\": 2}'")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     results_file = args.out / "results.json"
@@ -188,7 +191,8 @@ def main() -> None:
                 results["references"][name] = {"random": random_reference(goal, scenes, args.max_steps),
                                                "expert": expert_reference(scenes)}
         scenes = training_scenes(goal, args.difficulties, args.out)
-        run, start = train(method, args.out, args.steps, args.eval_every, scenes, args.processes)
+        run, start = train(method, args.out, args.steps, args.eval_every, scenes, args.processes,
+                           args.config_kwargs)
         results["methods"][method] = {"run": str(run), "sets": list(sets), "train_scenes": scenes,
                                       "fps_median": median_fps(run / "train.log"),
                                       "curve": curve(run, start, sets, args.max_steps)}

@@ -166,7 +166,11 @@ class Box:
 
     @classmethod
     def from_metadata(cls, obj: ObjectMetadata) -> Box:
-        """The bounding box of an ObjectMetadata (memoised per corner values: objects at rest reuse theirs)."""
+        """The bounding box of an ObjectMetadata (memoised per corner values: objects at rest reuse theirs; and per
+        corner list, which the expert asks about many times in a step)."""
+        seen = _BOX_BY_CORNER_LIST.get(id(obj.dimensions))
+        if seen is not None and seen[0] is obj.dimensions:
+            return seen[1]
         key = tuple((c["x"], c["y"], c["z"]) if isinstance(c, dict) else tuple(c) for c in obj.dimensions)
         box = _BOX_CACHE.get(key)
         if box is None:
@@ -174,6 +178,9 @@ class Box:
             if len(_BOX_CACHE) > 4096:
                 _BOX_CACHE.clear()
             _BOX_CACHE[key] = box
+        if len(_BOX_BY_CORNER_LIST) > 1024:
+            _BOX_BY_CORNER_LIST.clear()
+        _BOX_BY_CORNER_LIST[id(obj.dimensions)] = (obj.dimensions, box)  # the list is kept, so its id stays unique
         return box
 
     @property
@@ -224,7 +231,8 @@ class Box:
         return np.where(hit, np.maximum(t_in, 0.0), np.inf)
 
 
-_BOX_CACHE: dict[int, tuple[Any, Any, Box]] = {}
+_BOX_CACHE: dict[tuple, Box] = {}  # corner values -> box
+_BOX_BY_CORNER_LIST: dict[int, tuple[list, Box]] = {}  # id of a metadata corner list -> (that list, its box)
 
 
 def aabb_gap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> float:

@@ -2,9 +2,10 @@
 (generated with a seed and split never trained on), and write success-vs-steps and success-vs-wall-time curves
 (PNG) and a markdown table with random and expert references.
 
-Reproduce (as recorded in benchmarks/RESULTS.md):
-    .venv/bin/python benchmarks/learning.py --methods dagger --steps 80000 --eval-every 20000
-    .venv/bin/python benchmarks/learning.py --methods ppo --steps 160000 --eval-every 40000
+Reproduce (as recorded in benchmarks/RESULTS.md; each run keeps its results.json in --out):
+    .venv/bin/python benchmarks/learning.py --methods dagger --steps 120000 --eval-every 30000 --difficulties easy medium
+    .venv/bin/python benchmarks/learning.py --methods ppo --steps 1000000 --eval-every 125000 --held-out easy
+    .venv/bin/python benchmarks/learning.py --combine runs/a/results.json runs/b/results.json   # one figure
 """
 
 from __future__ import annotations
@@ -179,7 +180,19 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "learning")
     parser.add_argument("--config-kwargs", type=json.loads, default={},
                         help="more experiment settings as JSON, e.g. '{\"update_repeats\": 2}'")
+    parser.add_argument("--combine", nargs="+", type=Path, metavar="RESULTS_JSON",
+                        help="train nothing: draw and tabulate the results.json of earlier runs together")
+    parser.add_argument("--plot", type=Path, default=ROOT / "benchmarks" / "learning_curves.png")
     args = parser.parse_args()
+    if args.combine:
+        results = {"methods": {}, "references": {}}
+        for path in args.combine:
+            part = json.loads(path.read_text())
+            results["methods"].update(part["methods"])
+            results["references"].update(part["references"])
+        plot(results, args.plot)
+        print(table(results))
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     results_file = args.out / "results.json"
     results = json.loads(results_file.read_text()) if results_file.is_file() else {"methods": {}, "references": {}}
@@ -197,7 +210,7 @@ def main() -> None:
                                       "fps_median": median_fps(run / "train.log"),
                                       "curve": curve(run, start, sets, args.max_steps)}
         results_file.write_text(json.dumps(results, indent=2))
-    plot(results, ROOT / "benchmarks" / "learning_curves.png")
+    plot(results, args.plot)
     print(table(results))
 
 

@@ -125,21 +125,27 @@ def asset_mesh(model: mujoco.MjModel, mesh_id: int) -> tuple[np.ndarray, np.ndar
 
 
 def _crease_normals(v: np.ndarray, f: np.ndarray, tri: np.ndarray) -> np.ndarray:
-    """(fn, 3, 3) corner normals: the area-weighted mean of the normals of the faces that share the corner's
-    point and lie within CREASE_DEGREES of the corner's own face (its own normal alone across sharper edges)."""
-    area_n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])  # length = 2 x area
-    norm = np.linalg.norm(area_n, axis=1, keepdims=True)
-    unit = np.where(norm > 0, area_n / np.where(norm > 0, norm, 1.0), 0.0)
-    # Points, welded by position (MuJoCo may store one point several times).
+    """(fn, 3, 3) corner normals: the mean of the normals of the faces that share the corner's point and lie
+    within CREASE_DEGREES of the corner's own face, weighted by their angle at that point (so how a flat
+    region is split into triangles does not tilt it); a face's own normal alone across sharper edges."""
+    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    norm = np.linalg.norm(n, axis=1, keepdims=True)
+    unit = np.where(norm > 0, n / np.where(norm > 0, norm, 1.0), 0.0)
+    # Each face's angle at each of its corners.
+    angle = np.empty((len(f), 3))
+    for k in range(3):
+        a, b = tri[:, (k + 1) % 3] - tri[:, k], tri[:, (k + 2) % 3] - tri[:, k]
+        cos = np.einsum("ij,ij->i", a, b) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1), 1e-30)
+        angle[:, k] = np.arccos(np.clip(cos, -1.0, 1.0))
+    # Points, welded by position (MuJoCo may store one point several times); weight[point, face] = angle there.
     _, point = np.unique(np.round(v, 7), axis=0, return_inverse=True)
     corner_point = point.reshape(-1)[f]  # (fn, 3)
+    weight = np.zeros((int(corner_point.max()) + 1 if len(f) else 0, len(f)))
+    weight[corner_point, np.arange(len(f))[:, None]] = angle
     near = unit @ unit.T >= math.cos(math.radians(CREASE_DEGREES))  # (fn, fn): faces smoothed together
-    touches = np.zeros((int(point.max()) + 1 if len(point) else 0, len(f)), bool)  # point x face incidence
-    touches[corner_point, np.arange(len(f))[:, None]] = True
     out = np.empty(tri.shape)
     for k in range(3):
-        weights = touches[corner_point[:, k]] & near  # (fn, fn): faces averaged into each face's corner k
-        summed = weights.astype(np.float64) @ area_n
+        summed = (weight[corner_point[:, k]] * near) @ unit  # faces around each face's corner k
         length = np.linalg.norm(summed, axis=1, keepdims=True)
         out[:, k] = np.where(length > 0, summed / np.where(length > 0, length, 1.0), unit)
     return out

@@ -2,8 +2,8 @@
 
 Each builder returns (vertices (n, 7) float32 = position, normal, capsule-cap flag; indices (m,) uint32), faces
 counter-clockwise seen from outside. Curved primitives carry the true surface normal at every vertex (smooth
-shading); mesh assets are smoothed across edges flatter than `CREASE_DEGREES` and stay faceted across sharper
-ones (a cone's side is smooth, its rim and a box's edges are not).
+shading); mesh assets (up to 2,000 faces) are smoothed across edges flatter than `CREASE_DEGREES` and stay
+faceted across sharper ones (a cone's side is smooth, its rim and a box's edges are not).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import numpy as np
 __all__ = ["CREASE_DEGREES", "UNIT_MESHES", "asset_mesh"]
 
 CREASE_DEGREES = 40.0
+_MAX_SMOOTHED_FACES = 2000  # smoothing compares every pair of faces: larger meshes keep flat face normals
 
 def _box_mesh(segments=0, rings=0):
     """Cube [-1, 1]^3 with one flat normal per face (24 vertices, 12 triangles)."""
@@ -120,17 +121,22 @@ def asset_mesh(model: mujoco.MjModel, mesh_id: int) -> tuple[np.ndarray, np.ndar
     tri = v[f]  # (fn, 3, 3)
     out = np.zeros((fn, 3, 7), np.float32)
     out[:, :, 0:3] = tri
-    out[:, :, 3:6] = _crease_normals(v, f, tri)
+    out[:, :, 3:6] = _crease_normals(v, f, tri) if fn <= _MAX_SMOOTHED_FACES else _face_normals(tri)[:, None, :]
     return out.reshape(-1, 7), np.arange(3 * fn, dtype=np.uint32)
+
+
+def _face_normals(tri: np.ndarray) -> np.ndarray:
+    """(fn, 3) unit normals of triangles (fn, 3, 3); zero for degenerate ones."""
+    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    norm = np.linalg.norm(n, axis=1, keepdims=True)
+    return np.where(norm > 0, n / np.where(norm > 0, norm, 1.0), 0.0)
 
 
 def _crease_normals(v: np.ndarray, f: np.ndarray, tri: np.ndarray) -> np.ndarray:
     """(fn, 3, 3) corner normals: the mean of the normals of the faces that share the corner's point and lie
     within CREASE_DEGREES of the corner's own face, weighted by their angle at that point (so how a flat
     region is split into triangles does not tilt it); a face's own normal alone across sharper edges."""
-    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
-    norm = np.linalg.norm(n, axis=1, keepdims=True)
-    unit = np.where(norm > 0, n / np.where(norm > 0, norm, 1.0), 0.0)
+    unit = _face_normals(tri)
     # Each face's angle at each of its corners.
     angle = np.empty((len(f), 3))
     for k in range(3):

@@ -50,11 +50,11 @@ SURFACES: dict[str, Surface] = {
     # Bands across the board's y (rings), wavy along x, with fine fibres.
     "wood": Surface((0.0, 38.0, 9.0), 3.0, (2.2, 0.0, 6.0), 0.3, (4.0, 170.0, 0.0), 0.16, 0.06, 12.0),
     # Fine streaks along x (brushed), a strong tight highlight.
-    "metal": Surface((1.5, 260.0, 0.0), 1.2, (0.0, 31.0, 47.0), 0.0, _ZERO, 0.05, 0.55, 40.0),
+    "metal": Surface((1.5, 120.0, 0.0), 1.2, (0.0, 31.0, 47.0), 0.0, _ZERO, 0.06, 0.55, 40.0),
     # Two crossed threads.
     "fabric": Surface((150.0, 0.0, 90.0), 0.0, _ZERO, 1.0, (0.0, 150.0, -90.0), 0.10),
     # A fine pile under a broad irregular mottling.
-    "carpet": Surface((3.1, 4.3, 0.0), 2.0, (5.9, -4.7, 0.0), 1.0, (-147.0, 153.0, 141.0), 0.08),
+    "carpet": Surface((3.1, 4.3, 0.0), 1.5, (5.9, -4.7, 0.0), 1.0, (-147.0, 153.0, 141.0), 0.06),
     "leather": Surface((23.0, 29.0, 31.0), 2.0, (11.0, -13.0, 17.0), 1.0, (-37.0, 31.0, 29.0), 0.05, 0.25, 14.0),
     # Painted plaster: faint broad mottling with a little grit.
     "drywall": Surface((2.9, 3.7, 2.3), 2.0, (5.3, -4.1, 6.1), 0.6, (43.0, -37.0, 47.0), 0.035),

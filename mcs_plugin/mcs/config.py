@@ -89,8 +89,10 @@ def _parse_terminal_output(value: Any) -> bool | str:
 class MCSConfig:
     """Controller settings; field names are the config keys; `width`/`height` fill `image_width`/`image_height`.
 
-    Extensions beyond MCS 0.7.4: width/height, reward_mode, render (False = no images), seed (noise) and
-    max_held_objects (1 = one hand as in the seed API, HAND_IS_FULL beyond; 0 = unlimited as in MCS 0.7.4).
+    Extensions beyond MCS 0.7.4: width/height, reward_mode, render (False = no images), seed (noise and
+    randomised looks), max_held_objects (1 = one hand as in the seed API, HAND_IS_FULL beyond; 0 = unlimited as
+    in MCS 0.7.4) and randomize_rendering (True = lights and surface patterns drawn anew for every scene start,
+    from the seed, for training).
     """
 
     metadata: str = "default"
@@ -116,6 +118,7 @@ class MCSConfig:
     render: bool = True
     seed: int = 0
     max_held_objects: int = 1
+    randomize_rendering: bool = False
 
     def __post_init__(self) -> None:
         self.metadata = normalize_tier(self.metadata)
@@ -193,6 +196,7 @@ _PARSERS: dict[str, Callable[[Any], Any]] = {
     "render": parse_bool,
     "seed": _parse_int,
     "max_held_objects": _parse_int,
+    "randomize_rendering": parse_bool,
 }
 assert set(_PARSERS) == {f.name for f in dataclasses.fields(MCSConfig)}
 

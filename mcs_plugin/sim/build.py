@@ -198,7 +198,7 @@ def _lip_pieces(lips, size: np.ndarray, centre: np.ndarray) -> list[tuple[str, n
     return pieces
 
 
-def _room_materials(scene: Scene) -> dict[str, str]:
+def room_materials(scene: Scene) -> dict[str, str]:
     """Material of each room piece (scene keys, else MCS's defaults; empty strings count as unset)."""
     wall = scene.wall_material or DEFAULT_WALL_MATERIAL
     sides = scene.room_materials
@@ -244,7 +244,7 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     ]
     if not passive:
         pieces.append(("ceiling", (0.0, y, 0.0), (0.0, t / 2, 0.0), (x + 2 * t, t, z + 2 * t)))
-    materials = _room_materials(scene)
+    materials = room_materials(scene)
     specs = []
     for name, origin, offset, size in pieces:
         is_floor = name == FLOOR_ID

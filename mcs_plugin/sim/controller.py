@@ -53,7 +53,9 @@ from mcs_plugin.sim.scripts import (
     carry_attached_lids,
     object_states,
 )
-from mcs_plugin.sim.build import build_world
+from mcs_plugin.sim.build import build_world, room_materials
+from mcs_plugin.sim.look import DEFAULT_LOOK, random_look
+from mcs_plugin.sim.surfaces import geom_surfaces
 from mcs_plugin.sim.world import (
     GROUP_PERFORMER,
     PHYSICS_FRAMES_PER_SECOND,
@@ -97,6 +99,7 @@ class EmbeddedController:
         self.width, self.height = self.config.width, self.config.height
         self.tier = self.config.tier
         self._rng = random.Random(self.config.seed)
+        self._look_rng = random.Random(f"look {self.config.seed}")  # one randomised look per scene start
         self._renderer = None
         self._agents: Agents | None = None
         self._movers: list = []
@@ -152,7 +155,7 @@ class EmbeddedController:
         self._trigger = TriggerSequence(self.world, scene.goal.triggered_by_target_sequence if scene.goal else None)
         self._colors = self._instance_colors()
         self._geom_rgb = geom_colors(self.world)
-        self._setup_renderer()
+        self._setup_renderer(scene)
         self._visible_cache = None
         self.world.forward()
         # Unity simulates one action's physics during Initialize (objects settle onto the floor, start falling).
@@ -271,15 +274,19 @@ class EmbeddedController:
         return Performer(x=start.position.x, z=start.position.z, yaw=start.rotation.y % 360.0,
                          tilt=start.rotation.x, pose=STANDING)
 
-    def _setup_renderer(self) -> None:
+    def _setup_renderer(self, scene: Scene) -> None:
+        """A renderer for this scene's world: its surfaces, and a look drawn from the seed when randomising."""
         if self._renderer is not None:
             self._renderer.close()
             self._renderer = None
+        look = random_look(self._look_rng) if self.config.randomize_rendering else DEFAULT_LOOK
         if self.config.render:
             from mcs_plugin.sim.renderer import Renderer
 
             near, far = CLIPPING_PLANES
-            self._renderer = Renderer(self.world.model, self.width, self.height, CAMERA_FIELD_OF_VIEW, near, far)
+            surfaces = geom_surfaces(self.world.objects, self.world.model.ngeom, room_materials(scene))
+            self._renderer = Renderer(self.world.model, self.width, self.height, CAMERA_FIELD_OF_VIEW, near, far,
+                                      geom_surface=surfaces, look=look)
 
     def _instance_colors(self) -> np.ndarray:
         """Stable instance colours per object (index order), plus black for 'nothing' at the end."""

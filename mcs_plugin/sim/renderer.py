@@ -26,8 +26,12 @@ Geometry
 - Primitives are drawn with back-face culling (a camera inside a box sees none of it, like Unity);
   planes and mesh assets are drawn double-sided.
 
-Shading: colour = geom_rgb * (ambient + two fixed directional lights, Lambert), per vertex, flat
-per face for boxes and meshes. Background: rgb 0, depth = far, id = -1.
+Shading (GLSL in ``render_shaders``): colour = geom_rgb * (ambient + key + fill directional lights, Lambert,
+per vertex; smooth normals on curved primitives, crease-smoothed on mesh assets), times a procedural
+pattern of the geom's surface class (``geom_surface``, codes of ``surfaces.SURFACE_CODES``: wood grain,
+brushed metal, fabric weave, carpet, drywall...), plus a Blinn-Phong highlight of the key light for shiny
+classes. Lights and pattern placement come from a ``look.Look`` (default: ``DEFAULT_LOOK``). Depth and
+ids do not depend on either. Background: rgb 0, depth = far, id = -1.
 
 Determinism: the same inputs give bit-identical outputs across calls and Renderer instances (the
 draw order is fixed at construction).
@@ -50,6 +54,10 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.sim.camera import pixel_ray, projection_params
+from mcs_plugin.sim.look import DEFAULT_LOOK, Look
+from mcs_plugin.sim.render_meshes import UNIT_MESHES, asset_mesh
+from mcs_plugin.sim.render_shaders import FRAGMENT_SHADER, vertex_shader
+from mcs_plugin.sim.surfaces import SURFACES
 
 __all__ = ["Frame", "RenderError", "Renderer", "projection_params"]
 
@@ -63,57 +71,15 @@ _EGL_HINT = (
 # capsules split at the equator), by image height.
 _FINE, _COARSE, _FINE_MIN_HEIGHT = (32, 16), (24, 12), 256
 
-# Instance record: pos(3) rot(9, row-major = GLSL mat3 of R^T) scale(3) cap(1) rgb(3) id + 1 (1).
-_INST_FLOATS = 20
-_INST_FORMAT = "3f 9f 3f 1f 3f 1f/i"
-_INST_ATTRS = ("i_pos", "i_rot", "i_scale", "i_cap", "i_rgb", "i_id")
+# Instance record: pos(3) rot(9, row-major = GLSL mat3 of R^T) scale(3) cap(1) rgb(3) id + 1 (1) surface (1)
+# pattern axes (1).
+_INST_FLOATS = 22
+_INST_FORMAT = "3f 9f 3f 1f 3f 1f 1f 1f/i"
+_INST_ATTRS = ("i_pos", "i_rot", "i_scale", "i_cap", "i_rgb", "i_id", "i_surface", "i_axes")
+# Orders of the geom's axes, longest first, by the code the vertex shader's pattern_axes() takes.
+_AXES_ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 _VERT_FORMAT = "3f 3f 1f"
 _VERT_ATTRS = ("in_pos", "in_normal", "in_cap")
-
-_VERTEX_SHADER = """
-#version 330
-uniform mat4 u_vp;      // world -> clip
-uniform vec4 u_zrow;    // (forward, -dot(forward, cam_pos)): world -> metric z-depth
-in vec3 in_pos;
-in vec3 in_normal;
-in float in_cap;        // +1 / -1 for capsule hemisphere vertices, 0 otherwise
-in vec3 i_pos;
-in mat3 i_rot;          // R^T (filled from MuJoCo's row-major xmat)
-in vec3 i_scale;
-in float i_cap;         // capsule half-length
-in vec3 i_rgb;
-in float i_id;       // geom id + 1 (exact in float32 below 2^24)
-out vec3 v_rgb;
-out float v_depth;
-flat out float v_id;
-const vec3 L1 = vec3(0.3713907, -0.5570860, 0.7427814);   // normalize(0.4, -0.6, 0.8)
-const vec3 L2 = vec3(-0.5773503, 0.5773503, 0.5773503);   // normalize(-1, 1, 1)
-void main() {
-    vec3 local = in_pos * i_scale + vec3(0.0, 0.0, in_cap * i_cap);
-    vec3 world = local * i_rot + i_pos;                       // R * local + pos
-    vec3 n = normalize((in_normal / i_scale) * i_rot);        // R * (n / s)
-    float light = 0.45 + 0.45 * max(dot(n, L1), 0.0) + 0.2 * max(dot(n, L2), 0.0);
-    v_rgb = i_rgb * min(light, 1.0);
-    v_depth = dot(u_zrow, vec4(world, 1.0));
-    v_id = i_id;
-    gl_Position = u_vp * vec4(world, 1.0);
-}
-"""
-
-_FRAGMENT_SHADER = """
-#version 330
-in vec3 v_rgb;
-in float v_depth;
-flat in float v_id;
-layout(location = 0) out vec4 o_rgb;
-layout(location = 1) out float o_depth;
-layout(location = 2) out float o_id;
-void main() {
-    o_rgb = vec4(v_rgb, 1.0);
-    o_depth = v_depth;
-    o_id = v_id;   // geom id + 1; 0 = background (cleared), shifted back after read-back
-}
-"""
 
 _MESH = int(mujoco.mjtGeom.mjGEOM_MESH)
 _HIDDEN_GROUP = 5
@@ -146,121 +112,6 @@ def _camera_basis(cam_forward, cam_up):
         raise ValueError("cam_up must be non-zero and not parallel to cam_forward")
     rx, ry, rz = rx / rn, ry / rn, rz / rn
     return (rx, ry, rz), (ry * fz - rz * fy, rz * fx - rx * fz, rx * fy - ry * fx), (fx, fy, fz)
-
-
-# ----------------------------------------------------------------------------------------------
-# Unit meshes: (vertices (n, 7) float32 = pos, normal, cap flag; indices (m,) uint32), faces CCW
-# seen from outside.
-
-
-def _box_mesh(segments=0, rings=0):
-    """Cube [-1, 1]^3 with one flat normal per face (24 vertices, 12 triangles)."""
-    verts, idx = [], []
-    for axis in range(3):
-        for sign in (1.0, -1.0):
-            n = np.zeros(3)
-            n[axis] = sign
-            u = np.zeros(3)
-            u[(axis + 1) % 3] = 1.0
-            v = np.cross(n, u)  # u x v = n
-            base = len(verts)
-            for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
-                verts.append([*(n + a * u + b * v), *n, 0.0])
-            idx += [base, base + 1, base + 2, base, base + 2, base + 3]
-    return np.asarray(verts, np.float32), np.asarray(idx, np.uint32)
-
-
-def _rows_mesh(rows, segments):
-    """Surface of revolution about z from rows of (theta, cap flag); theta 0 at +z."""
-    phi = np.linspace(0.0, 2.0 * np.pi, segments + 1)
-    phi[-1] = 0.0  # close the seam exactly
-    verts = []
-    for theta, cap in rows:
-        st, ct = math.sin(theta), math.cos(theta)
-        for p in phi:
-            n = (st * math.cos(p), st * math.sin(p), ct)
-            verts.append([*n, *n, cap])
-    idx = []
-    ncol = segments + 1
-    for i in range(len(rows) - 1):
-        top_pole = rows[i][0] == 0.0
-        bottom_pole = rows[i + 1][0] == math.pi
-        for j in range(segments):
-            a, b = i * ncol + j, (i + 1) * ncol + j
-            c, d = b + 1, a + 1
-            if not bottom_pole:
-                idx += [a, b, c]
-            if not top_pole:
-                idx += [a, c, d]
-    return np.asarray(verts, np.float32), np.asarray(idx, np.uint32)
-
-
-def _sphere_mesh(segments, rings):
-    """Unit UV sphere."""
-    return _rows_mesh([(math.pi * i / rings, 0.0) for i in range(rings + 1)], segments)
-
-
-def _capsule_mesh(segments, rings):
-    """Unit-radius capsule: hemispheres shifted by +-half-length (cap flag) joined by a tube."""
-    half = rings // 2
-    rows = [(math.pi * i / rings, 1.0) for i in range(half + 1)]
-    rows += [(math.pi * i / rings, -1.0) for i in range(half, rings + 1)]
-    return _rows_mesh(rows, segments)
-
-
-def _cylinder_mesh(segments, rings):
-    """Cylinder of radius 1 from z = -1 to 1, with flat caps."""
-    phi = 2.0 * np.pi * np.arange(segments) / segments
-    c, s = np.cos(phi), np.sin(phi)
-    verts, idx = [], []
-    for z in (1.0, -1.0):  # side: top ring then bottom ring
-        for k in range(segments):
-            verts.append([c[k], s[k], z, c[k], s[k], 0.0, 0.0])
-    for k in range(segments):
-        a, d = k, (k + 1) % segments
-        b, cc = a + segments, d + segments
-        idx += [a, b, cc, a, cc, d]
-    for z in (1.0, -1.0):
-        centre = len(verts)
-        verts.append([0.0, 0.0, z, 0.0, 0.0, z, 0.0])
-        for k in range(segments):
-            verts.append([c[k], s[k], z, 0.0, 0.0, z, 0.0])
-        for k in range(segments):
-            p, q = centre + 1 + k, centre + 1 + (k + 1) % segments
-            idx += [centre, p, q] if z > 0 else [centre, q, p]
-    return np.asarray(verts, np.float32), np.asarray(idx, np.uint32)
-
-
-def _plane_mesh(segments=0, rings=0):
-    """Quad [-1, 1]^2 at z = 0, normal +z."""
-    verts = [[x, y, 0.0, 0.0, 0.0, 1.0, 0.0] for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    return np.asarray(verts, np.float32), np.asarray([0, 1, 2, 0, 2, 3], np.uint32)
-
-
-_UNIT_MESHES = {
-    int(mujoco.mjtGeom.mjGEOM_PLANE): _plane_mesh,
-    int(mujoco.mjtGeom.mjGEOM_SPHERE): _sphere_mesh,
-    int(mujoco.mjtGeom.mjGEOM_ELLIPSOID): _sphere_mesh,
-    int(mujoco.mjtGeom.mjGEOM_CAPSULE): _capsule_mesh,
-    int(mujoco.mjtGeom.mjGEOM_CYLINDER): _cylinder_mesh,
-    int(mujoco.mjtGeom.mjGEOM_BOX): _box_mesh,
-}
-
-
-def _asset_mesh(model: mujoco.MjModel, mesh_id: int):
-    """Vertices of MuJoCo mesh asset mesh_id (mesh frame), unwelded with flat face normals."""
-    va, vn = int(model.mesh_vertadr[mesh_id]), int(model.mesh_vertnum[mesh_id])
-    fa, fn = int(model.mesh_faceadr[mesh_id]), int(model.mesh_facenum[mesh_id])
-    v = np.asarray(model.mesh_vert[va : va + vn], np.float64)
-    f = np.asarray(model.mesh_face[fa : fa + fn], np.int64)
-    tri = v[f]  # (fn, 3, 3)
-    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
-    norm = np.linalg.norm(n, axis=1, keepdims=True)
-    n = np.where(norm > 0, n / np.where(norm > 0, norm, 1.0), 0.0)
-    out = np.zeros((fn, 3, 7), np.float32)
-    out[:, :, 0:3] = tri
-    out[:, :, 3:6] = n[:, None, :]
-    return out.reshape(-1, 7), np.arange(3 * fn, dtype=np.uint32)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -303,7 +154,10 @@ class Renderer:
         fov_y: float = 42.5,
         near: float = 0.01,
         far: float = 150.0,
+        geom_surface: np.ndarray | None = None,
+        look: Look = DEFAULT_LOOK,
     ):
+        """geom_surface: (ngeom,) surface class codes (None: all plain); look: lights and pattern placement."""
         if width <= 0 or height <= 0:
             raise ValueError("width and height must be positive")
         if not 0 < near < far:
@@ -322,7 +176,13 @@ class Renderer:
         if max(self.width, self.height) > limit:
             raise ValueError(f"image size {self.width} x {self.height} exceeds this GL's limit of {limit} pixels")
         self._ngeom = int(model.ngeom)
+        surface = np.zeros(self._ngeom, np.float32) if geom_surface is None else np.asarray(geom_surface, np.float32)
+        if surface.shape != (self._ngeom,) or not np.isin(surface, np.arange(len(SURFACES))).all():
+            raise ValueError(f"geom_surface must be ({self._ngeom},) codes below {len(SURFACES)}")
+        self.look = look
         self._build_instances(model)
+        self._inst[:, 20] = surface[self._order]
+        self._inst[:, 21] = self._axes_codes(model)
         try:
             self._build_gl(ctx, model)
         except Exception:
@@ -348,7 +208,7 @@ class Renderer:
                 key = (_MESH, int(model.geom_dataid[g]))
                 if key[1] < 0:
                     continue
-            elif t in _UNIT_MESHES:
+            elif t in UNIT_MESHES:
                 key = (t, -1)
             else:
                 continue  # hfield, sdf, ...: not drawn
@@ -395,6 +255,12 @@ class Renderer:
         inst[:, 19] = self._order + 1
         self._inst = inst
 
+    def _axes_codes(self, model: mujoco.MjModel) -> np.ndarray:
+        """Per drawn geom, the code of its axes ordered longest first (patterns run along the longest)."""
+        half = np.asarray(model.geom_aabb, np.float64)[self._order, 3:6]
+        orders = np.argsort(-half, axis=1, kind="stable")
+        return np.array([_AXES_ORDERS.index(tuple(int(a) for a in o)) for o in orders], np.float32)
+
     def _track(self, obj):
         self._resources.append(obj)
         return obj
@@ -404,17 +270,19 @@ class Renderer:
         W, H = self.width, self.height
         tess = _FINE if H >= _FINE_MIN_HEIGHT else _COARSE
         self._prog = self._track(
-            ctx.program(vertex_shader=_VERTEX_SHADER, fragment_shader=_FRAGMENT_SHADER)
+            ctx.program(vertex_shader=vertex_shader(len(SURFACES)), fragment_shader=FRAGMENT_SHADER)
         )
         self._u_vp = self._prog["u_vp"]
         self._u_zrow = self._prog["u_zrow"]
+        self._u_cam = self._prog["u_cam"]
+        self._set_look(self._prog, self.look)
         self._groups = []
         for key, start, stop in self._spans:
             t, mesh_id = key
             if t == _MESH:
-                verts, idx = _asset_mesh(model, mesh_id)
+                verts, idx = asset_mesh(model, mesh_id)
             else:
-                verts, idx = _UNIT_MESHES[t](*tess)
+                verts, idx = UNIT_MESHES[t](*tess)
             if len(idx) == 0:
                 continue
             vbo = self._track(ctx.buffer(verts.tobytes()))
@@ -439,6 +307,23 @@ class Renderer:
         )
         self._fbo_depth = self._track(ctx.framebuffer([self._tex_depth]))
         self._ids_f32 = np.empty((H, W), np.float32)
+
+    @staticmethod
+    def _set_look(prog, look: Look) -> None:
+        """Lights, pattern placement and the surface table (frequencies and amplitudes scaled by the look)."""
+        prog["u_key"].value = look.key
+        prog["u_fill"].value = look.fill
+        prog["u_light"].value = (look.ambient, look.key_strength, look.fill_strength)
+        prog["u_light_rgb"].value = look.light_rgb
+        prog["u_highlight"].value = tuple(look.key_strength * c for c in look.light_rgb)
+        prog["u_offset"].value = look.pattern_offset
+        table = np.zeros((len(SURFACES), 4, 4), np.float32)
+        for code, surf in enumerate(SURFACES.values()):
+            table[code, 0] = (*(look.pattern_scale * k for k in surf.k1), surf.warp)
+            table[code, 1] = (*(look.pattern_scale * k for k in surf.k2), surf.cross)
+            table[code, 2] = (*(look.pattern_scale * k for k in surf.k3), look.pattern_strength * surf.amplitude)
+            table[code, 3] = (surf.specular, surf.shininess, 0.0, 0.0)
+        prog["u_surface"].write(table.tobytes())
 
     # -- camera ----------------------------------------------------------------------------------
 
@@ -522,6 +407,7 @@ class Renderer:
         ctx.cull_face = "back"
         self._u_vp.value = vp
         self._u_zrow.value = zrow
+        self._u_cam.value = tuple(float(v) for v in cam_pos)
         culling = None
         for grp in self._groups:
             rows = inst[grp.start : grp.stop]

@@ -28,6 +28,7 @@ METHODS = {
     "ppo": ("experiments/mcs_retrieval_ppo.py", "retrieval"),
     "traversal-ppo": ("experiments/mcs_traversal_ppo.py", "traversal"),
     "transferral-ppo": ("experiments/mcs_transferral_ppo.py", "transferral"),
+    "transferral-dagger": ("experiments/mcs_transferral_dagger.py", "transferral"),
 }
 HELD_OUT_SEED = 12345
 HELD_OUT_COUNT = 40

@@ -15,6 +15,7 @@ from allenact.base_abstractions.misc import Memory
 from experiments.mcs_intuitive_physics_ppo import MCSIntuitivePhysicsPPOExperimentConfig
 from experiments.mcs_retrieval_dagger import MCSRetrievalDAggerExperimentConfig
 from experiments.mcs_retrieval_ppo import MCSRetrievalPPOExperimentConfig
+from experiments.mcs_transferral_dagger import MCSTransferralDAggerExperimentConfig
 from experiments.mcs_transferral_ppo import MCSTransferralPPOExperimentConfig
 from experiments.mcs_traversal_ppo import MCSTraversalPPOExperimentConfig
 from mcs_plugin.scenes import generate
@@ -25,6 +26,7 @@ CONFIGS = [
     (MCSRetrievalDAggerExperimentConfig, "retrieval"),
     (MCSTraversalPPOExperimentConfig, "traversal"),
     (MCSTransferralPPOExperimentConfig, "transferral"),
+    (MCSTransferralDAggerExperimentConfig, "transferral"),
     (MCSIntuitivePhysicsPPOExperimentConfig, "intuitive_physics"),
 ]
 
@@ -77,3 +79,20 @@ def test_device_follows_what_torch_sees():
     if not torch.cuda.is_available():
         with pytest.raises(ValueError, match="no CUDA GPU"):
             MCSRetrievalPPOExperimentConfig(device="cuda")
+
+
+def test_transferral_dagger_labels_come_from_the_transferral_expert(scenes):
+    """The DAgger transferral task's expert sensor gives the transferral expert's actions (labels exist)."""
+    config = MCSTransferralDAggerExperimentConfig(scenes=str(scenes["transferral"]), resolution=32)
+    sampler = config.make_sampler_fn(**config.train_task_sampler_args(process_ind=0, total_processes=1))
+    task = sampler.next_task()
+    labels = []
+    for _ in range(20):
+        action, ok = task.get_observations()["expert_action"]
+        assert ok
+        labels.append(task.class_action_names()[int(action)])
+        task.step(int(action))
+        if task.is_done():
+            break
+    assert {"MoveAhead", "RotateLeft", "RotateRight"} & set(labels)
+    sampler.close()

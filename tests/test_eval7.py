@@ -190,3 +190,12 @@ def test_expert_pushes_the_bar_until_it_can_pick_the_target_up(controller):
     run = run_expert(scene, controller=controller, record_actions=True)
     assert run.success, run.ended
     assert run.actions.count("MoveObject") > 40 and run.actions[-2] == "PickupObject"
+
+
+@pytest.mark.slow
+def test_expert_drags_the_target_out_with_a_hooked_tool_and_slides_the_tool_off(controller):
+    run = run_expert(str(SCENES / "eval_7_interactive_asymmetric_tool_0001_01.json"), controller=controller,
+                     record_actions=True)
+    assert run.success, run.ended
+    moves = [a for a in run.actions if a in ("MoveObject", "MoveBack", "MoveRight")]
+    assert moves.count("MoveObject") > 30 and "MoveBack" in moves and "MoveRight" in moves  # pulled, then slid

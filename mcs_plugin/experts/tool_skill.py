@@ -17,6 +17,8 @@ ActionChoice = tuple[str, dict]
 FOLLOW = {1: "MoveAhead", -1: "MoveBack"}  # the move that keeps the performer's distance to a pushed / pulled tool
 MAX_PLANS = 12  # plans made per episode before the skill gives up
 STAND_TOLERANCE = 0.06  # metres from a band's standing point that will do
+SLIDE_MARGIN = 0.3  # metres: a tool's box grown by this (the target's radius and some) must clear the target
+SLIDE_DRAG = 0.3  # metres a target may move along while a tool slides before the slide turns the other way
 WALK_UP_NEAR = 0.8  # metres from the pickup place within which fetching takes over after a tool move
 
 
@@ -40,6 +42,10 @@ class ToolSkill:
         self.target_start: np.ndarray | None = None
         self.following = True
         self.last: tuple[int, str] | None = None  # (step, action) of the skill's last choice
+        self.used: ToolPlan | None = None  # the last plan that moved a tool
+        self.slide = 0  # MoveObject's `lateral` while sliding a tool off the target (0: not chosen yet)
+        self.slide_start: np.ndarray | None = None  # where the target was when the slide (or its way) was chosen
+        self.slide_centre: np.ndarray | None = None  # where the tool's centre was when the slide began
 
     def next_action(self, expert: Any, output, target) -> ActionChoice | None:
         """The skill's action at this step, or None to let the expert fetch the target as usual."""
@@ -48,14 +54,17 @@ class ToolSkill:
             return None
         if self.floor is None or self.floor_target != target.uuid:
             self.floor, self.floor_target = floor_map(output, target, expert.graph_for(output)), target.uuid
-        if not stranded(self.floor, target):
-            self.plan = None
-            return self._walk_up(expert, output, target) if self.plans else None
         step = int(output.step_number)
         fresh = self.last is not None and step == self.last[0] + 1
         last_action = self.last[1] if fresh else None
         self.last = None
-        choice = self._choose(expert, output, target, last_action)
+        if not stranded(self.floor, target):
+            self.plan = None
+            choice = None
+            if self.used is not None:
+                choice = self._slide_off(expert, output, target, last_action) or self._walk_up(expert, output, target)
+        else:
+            choice = self._choose(expert, output, target, last_action)
         if choice is not None:
             self.last = (step, choice[0])
         return choice
@@ -112,8 +121,53 @@ class ToolSkill:
         if abs(tilt - float(output.head_tilt)) > 1e-3:
             return ("LookDown", {}) if tilt > float(output.head_tilt) else ("LookUp", {})
         self.working = True
+        self.used = plan
         expert._plan = None
         return "MoveObject", {"straight": plan.straight}
+
+    def _slide_off(self, expert: Any, output, target, last_action: str | None) -> ActionChoice | None:
+        """A target dragged out inside a tool's box (a hook's inside) cannot be picked up: navigation and aims take the
+        box as solid. Slide the tool sideways (MoveObject `lateral`), toward the side the crosshair holds (its
+        material) and away from the target, stepping along, until its box clears the target; the other way if the
+        target goes along."""
+        plan = self.used
+        tool = next((o for o in output.object_list if o.uuid == plan.tool), None)
+        if tool is None:
+            return None
+        box = Box.from_metadata(tool)
+        t = self._target_xz(target)
+        if not box.contains((t[0], box.center[1], t[1]), margin=SLIDE_MARGIN):
+            return None
+        kind = ("tool", plan.tool)
+        status = str(output.return_status)
+        if last_action == "MoveObject" and status == "SUCCESSFUL" and self.slide:
+            if float(np.hypot(*(t - self.slide_start))) > SLIDE_DRAG:  # the target goes along: the other way
+                self.slide, self.slide_start = -self.slide, t
+            else:
+                pose = pose_of(output)
+                right = np.array([math.cos(math.radians(pose.yaw)), -math.sin(math.radians(pose.yaw))])
+                nxt = np.array([pose.x, pose.z]) + STEP * self.slide * right
+                if self.floor.clear(nxt[None])[0]:
+                    return ("MoveRight" if self.slide > 0 else "MoveLeft"), {}
+        d = np.array(plan.direction)
+        n = np.array([d[1], -d[0]])
+        band = plan.bands[min(self.band, len(plan.bands) - 1)][0]
+        centre = np.array([box.center[0], box.center[2]])
+        if self.slide == 0:
+            side = 1 if band >= float(t @ n) else -1  # the crosshair's side of the tool, away from the target
+            self.slide, self.slide_start = side * plan.straight, t  # `lateral` moves along n for a push, -n for a pull
+            self.slide_centre = centre
+        # the crosshair stays on the part of the tool it held (its band, moved with the tool)
+        band += float((centre - self.slide_centre) @ n)
+        goal = tool_aim(output, aim_box(box, plan, band), expert._bad[kind], {plan.tool})
+        pose = pose_of(output)
+        tilt = goal.best_tilt(pose)
+        if tilt is None:
+            return None
+        expert._kind = kind
+        if abs(tilt - float(output.head_tilt)) > 1e-3:
+            return ("LookDown", {}) if tilt > float(output.head_tilt) else ("LookUp", {})
+        return "MoveObject", {"lateral": self.slide, "straight": 0}
 
     def _walk_up(self, expert: Any, output, target) -> ActionChoice | None:
         """After a tool brought the target out: walk near the place it can be picked up from (a short position search

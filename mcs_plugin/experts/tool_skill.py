@@ -1,5 +1,6 @@
 """The tool skill's per-episode driver: when a retrieval target is stranded in lava and tools lie about, plan a tool
-move (`tools.plan_tool_moves`), walk to the tool, then MoveObject and follow until the target is out."""
+move (`tools.plan_tool_moves`), walk to the tool, then MoveObject and follow until the target is out; slide a tool
+off a target it dragged out inside its box, and walk near the pickup place before fetching takes over."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import numpy as np
 
 from mcs_plugin.experts.navigation import Box, NearGoal, angle_difference, pose_of
 from mcs_plugin.experts.tools import (
-    MOVED, NO_CONTACT_SLACK, STEP, TOOL_SHAPE, FloorMap, ToolPlan, aim_box, floor_map, pickup_spot, plan_tool_moves, stranded, tool_aim,
+    MOVED, NO_CONTACT_SLACK, STEP, TOOL_SHAPE, FloorMap, ToolPlan, aim_box, floor_map, pickup_spot, plan_tool_moves,
+    stranded, tool_aim,
 )
 
 ActionChoice = tuple[str, dict]

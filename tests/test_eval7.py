@@ -8,7 +8,9 @@ import json
 import pytest
 
 from mcs_plugin.experts import cli as expert_cli
+from mcs_plugin.experts.navigation import NavigationGraph
 from mcs_plugin.experts.policies import ExpertRun, make_expert, run_expert, scripted_action
+from mcs_plugin.experts.tools import floor_map, plan_tool_moves, stranded
 from mcs_plugin.mcs import GoalMetadata
 from mcs_plugin.mcs.goals import (
     Extent, pickups_needed, progress_target, relation_name, retrieval_achieved, sequence_remaining, transferral_holds,
@@ -143,3 +145,57 @@ def test_expert_opens_a_door_and_takes_the_target_out_of_an_open_container(contr
                      record_actions=True)
     assert run.success, run.ended
     assert run.actions[:75] == ["Pass"] * 75 and "OpenObject" in run.actions and run.actions[-2] == "PickupObject"
+
+
+# -- the tool skill ------------------------------------------------------------------------------------------------
+def _tool_plans(controller, scene):
+    """The tool skill's plans at a scene's start (None when the target is not stranded)."""
+    output = controller.start_scene(str(scene))
+    target = next(o for o in output.object_list if o.uuid == output.goal.target_ids()[0])
+    graph = NavigationGraph.from_metadata(output, grid=0.2)  # coarse: the planner reads its obstacles and room only
+    floor = floor_map(output, target, graph)
+    plans = plan_tool_moves(output, target, graph, floor, set()) if stranded(floor, target) else None
+    controller.end_scene()
+    return plans
+
+
+def test_tool_plan_pushes_a_bar_that_shoves_the_target_off_its_island(controller):
+    plans = _tool_plans(controller, EVAL7 / "eval_7_interactive_symmetric_tool_0001_07.json")
+    assert plans, "the target is stranded and a bar lies in line with it"
+    plan = plans[0]
+    assert plan.straight == 1 and plan.direction[0] > 0.99  # pushed along the bar (+x), into the target
+    assert 2.0 < plan.contact < 2.5  # the bar's end is 2.4 m from the target's near side
+    assert plan.travel > plan.contact + 2.7  # and the target comes out past the pool's edge (2.7 m on)
+
+
+def test_tool_plan_drags_the_target_back_with_a_hooked_tool(controller):
+    plans = _tool_plans(controller, SCENES / "eval_7_interactive_asymmetric_tool_0001_01.json")
+    assert plans  # the lava band runs from wall to wall behind the target: only toward the performer's side works
+    assert all(p.direction[1] < 0.0 for p in plans) and plans[0].direction[1] < -0.95
+
+
+def test_tool_choice_takes_the_tool_that_reaches(controller):
+    plans = _tool_plans(controller, EVAL7 / "eval_7_interactive_tool_choice_0001_01.json")
+    assert plans and {p.tool for p in plans} == {"tool_232d07c2-4926-4e40-bbb7-2377aa42c675"}  # the 9 m bar
+
+
+def test_expert_pushes_the_bar_until_it_can_pick_the_target_up(controller):
+    # The symmetric-tool scene's island, pool, bar and target, moved into a 14 x 8 m room so that the run is quick.
+    scene = json.loads((EVAL7 / "eval_7_interactive_symmetric_tool_0001_07.json").read_text())
+    scene["roomDimensions"] = {"x": 14.0, "y": 3.0, "z": 8.0}
+    scene["performerStart"] = {"position": {"x": 5.0, "y": 0.0, "z": 3.0}, "rotation": {"x": 0, "y": 270.0, "z": 0}}
+    scene["lava"] = [{"x": x, "z": z} for x in range(5) for z in range(-2, 3) if (x, z) != (2, 0)]
+    for obj in scene["objects"]:
+        obj["shows"][0]["position"].update({"x": -3.1 if obj["type"].startswith("tool") else 2.0, "z": 0.0})
+    run = run_expert(scene, controller=controller, record_actions=True)
+    assert run.success, run.ended
+    assert run.actions.count("MoveObject") > 40 and run.actions[-2] == "PickupObject"
+
+
+@pytest.mark.slow
+def test_expert_drags_the_target_out_with_a_hooked_tool_and_slides_the_tool_off(controller):
+    run = run_expert(str(SCENES / "eval_7_interactive_asymmetric_tool_0001_01.json"), controller=controller,
+                     record_actions=True)
+    assert run.success, run.ended
+    moves = [a for a in run.actions if a in ("MoveObject", "MoveBack", "MoveRight")]
+    assert moves.count("MoveObject") > 30 and "MoveBack" in moves and "MoveRight" in moves  # pulled, then slid

@@ -487,8 +487,9 @@ class NavigationGraph:
                    for object_id, box in boxes]
         for cell in output.lava or []:
             x0, z0, x1, z1 = (float(v) for v in cell)
-            # lava counts when the performer's centre is over it: keep the centre out of the cell (and 5 cm more)
-            grow = 0.05 - performer_radius - clearance
+            # lava counts when the performer's centre is over it: keep the centre out of the cell (and 5 cm more), at
+            # its corners too: the cell shrinks only so far that its footprint grown by the radius still covers them
+            grow = -(performer_radius + clearance - 0.05) / math.sqrt(2.0)
             polygons.append(np.array([[x0 - grow, z0 - grow], [x1 + grow, z0 - grow], [x1 + grow, z1 + grow],
                                       [x0 - grow, z1 + grow]]))
             ids.append("lava")

@@ -22,6 +22,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
+from mcs_plugin.experts.tool_skill import ToolSkill
 from mcs_plugin.experts.navigation import (
     AGENT_SHAPE, CAMERA_HEIGHT, DOOR_SHAPE, DEFAULT_ACTIONS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal, DropGoal, Goal, NavigationGraph,
     NearGoal, Obstacles, Pose, achievable_tilts, aim_key, angle_difference, obstacle_boxes, pose_of,
@@ -32,10 +33,10 @@ ActionChoice = tuple[str, dict]
 #: Every action an expert may return ("End" = the goal is done).
 EXPERT_ACTIONS: tuple[str, ...] = (
     "MoveAhead", "MoveBack", "MoveLeft", "MoveRight", "RotateLeft", "RotateRight", "LookUp", "LookDown",
-    "PickupObject", "OpenObject", "CloseObject", "PutObject", "DropObject", "InteractWithAgent", "Pass",
+    "PickupObject", "OpenObject", "CloseObject", "PutObject", "DropObject", "InteractWithAgent", "MoveObject", "Pass",
     "EndHabituation", "End",
 )
-OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject", "InteractWithAgent"})
+OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject", "InteractWithAgent", "MoveObject"})
 MOVE_ACTIONS = frozenset({"MoveAhead", "MoveBack", "MoveLeft", "MoveRight"})
 EXPERT_GRID = 0.05  # node spacing of the experts' searches (half a move: straighter, shorter paths than 0.1)
 REACH_MARGIN = 0.05  # plan interactions this much inside the 1 m reach
@@ -599,6 +600,9 @@ class RetrievalExpert(Expert):
             return None
         pose = pose_of(output)
         target = min(pending, key=lambda o: (math.hypot(_centre(o)[0] - pose.x, _centre(o)[2] - pose.z), o.uuid))
+        shove = self.tools.next_action(self, output, target)  # a target stranded in lava: bring it out with a tool
+        if shove is not None:
+            return shove
         moving = self._moved(target)
         if (moving or in_structure(target, output)) and holder_of(target, output) is None \
                 and self._waited < MAX_WAIT:
@@ -612,6 +616,7 @@ class RetrievalExpert(Expert):
         """Forget the episode, including how long it waited for a moving target."""
         super().reset()
         self._waited = 0
+        self.tools = ToolSkill()
 
     def first_goal(self, output) -> Goal | None:
         """Aim at the nearest target (or at its closed container)."""

@@ -8,6 +8,7 @@ faceted across sharper ones (a cone's side is smooth, its rim and a box's edges 
 
 from __future__ import annotations
 
+import functools
 import math
 
 import mujoco
@@ -102,13 +103,25 @@ def _plane_mesh(segments=0, rings=0):
     return np.asarray(verts, np.float32), np.asarray([0, 1, 2, 0, 2, 3], np.uint32)
 
 
+def _cached(builder):
+    """A builder whose meshes are made once per tessellation (every scene start asks again) and read-only."""
+    @functools.lru_cache(maxsize=32)
+    def build(segments=0, rings=0):
+        verts, idx = builder(segments, rings)
+        verts.setflags(write=False)
+        idx.setflags(write=False)
+        return verts, idx
+    build.__doc__ = builder.__doc__
+    return build
+
+
 UNIT_MESHES = {
-    int(mujoco.mjtGeom.mjGEOM_PLANE): _plane_mesh,
-    int(mujoco.mjtGeom.mjGEOM_SPHERE): _sphere_mesh,
-    int(mujoco.mjtGeom.mjGEOM_ELLIPSOID): _sphere_mesh,
-    int(mujoco.mjtGeom.mjGEOM_CAPSULE): _capsule_mesh,
-    int(mujoco.mjtGeom.mjGEOM_CYLINDER): _cylinder_mesh,
-    int(mujoco.mjtGeom.mjGEOM_BOX): _box_mesh,
+    int(mujoco.mjtGeom.mjGEOM_PLANE): _cached(_plane_mesh),
+    int(mujoco.mjtGeom.mjGEOM_SPHERE): _cached(_sphere_mesh),
+    int(mujoco.mjtGeom.mjGEOM_ELLIPSOID): _cached(_sphere_mesh),
+    int(mujoco.mjtGeom.mjGEOM_CAPSULE): _cached(_capsule_mesh),
+    int(mujoco.mjtGeom.mjGEOM_CYLINDER): _cached(_cylinder_mesh),
+    int(mujoco.mjtGeom.mjGEOM_BOX): _cached(_box_mesh),
 }
 
 

@@ -30,19 +30,18 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
+from mcs_plugin.mcs.constants import CAMERA_FIELD_OF_VIEW as FIELD_OF_VIEW
+from mcs_plugin.mcs.constants import MAX_RISE as STEP_RISE
+from mcs_plugin.mcs.constants import MAX_TILT, MOVE_DISTANCE, PERFORMER_RADIUS, PERFORMER_REACH, ROTATE_DEGREES, SUPPORT_RADIUS
+from mcs_plugin.mcs.constants import MOVE_DIRECTIONS as MOVE_STEPS
+from mcs_plugin.mcs.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
+
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
     from mcs_plugin.mcs import ObjectMetadata, StepMetadata
 
-MOVE_DISTANCE = 0.1
-ROTATE_DEGREES = 10.0
-HEADINGS = 36
-PERFORMER_RADIUS = 0.25
-PERFORMER_REACH = 1.0
-CAMERA_HEIGHT = 0.762
-FIELD_OF_VIEW = 42.5  # vertical, degrees
-MAX_TILT = 90.0
+HEADINGS = round(360 / ROTATE_DEGREES)
 BODY_TOP = 1.5  # metres above the floor: objects entirely above this do not obstruct the performer (the embedded
 # simulator's capsule floats 0.23 m up and reaches 1.46 m: occluder poles 1.35 m up stop it)
 CLEARANCE = 0.01  # extra distance kept from obstacles beyond the performer radius
@@ -53,13 +52,8 @@ DESCENT_NEAR = 2.0  # moves from a goal within which off-plan steps are searched
 DEFAULT_ACTIONS = ("MoveAhead", "RotateLeft", "RotateRight")
 AGENT_SHAPE = "agent"  # ObjectMetadata.shape of simulation agents
 DOOR_SHAPE = "door"  # ObjectMetadata.shape of doors (door_4, door_4b)
-STEP_RISE = 0.13  # a move climbs at most this much (MCS: ramps up to 45 degrees); higher sides block the body
 SUPPORT_CONTACT = 0.05  # a structure stands on the floor (or on a lower structure's top) within this gap
-SUPPORT_RADIUS = 0.12  # MCS finds the surface below by a sphere cast of this radius: the performer stays on a
-# platform until its centre is this far beyond the edge, then drops
 OBJECT_RISE = 0.005  # an object whose top is this little above the surface the performer stands on is not in the way
-# (forward, right) steps of each move action, in units of MOVE_DISTANCE
-MOVE_STEPS = {"MoveAhead": (1, 0), "MoveBack": (-1, 0), "MoveLeft": (0, -1), "MoveRight": (0, 1)}
 
 
 class Pose(NamedTuple):

@@ -26,9 +26,10 @@ from typing import Any
 import numpy as np
 
 from mcs_plugin.mcs import SceneError, parse_scene
+from mcs_plugin.mcs.constants import PERFORMER_RADIUS, STANDING_CAMERA_HEIGHT
 from mcs_plugin.scenes.candidate import Candidate
-from mcs_plugin.scenes.navgrid import CAMERA_HEIGHT, NavGrid, horizontal_reach, pickup_radius
-from mcs_plugin.scenes.placement import PERFORMER_RADIUS, Footprint, footprint_of, top_height
+from mcs_plugin.scenes.navgrid import NavGrid, horizontal_reach, pickup_radius
+from mcs_plugin.scenes.placement import Footprint, footprint_of, top_height
 from mcs_plugin.sim.catalog import get_object_type
 
 TRAVERSAL_REACH = 0.9  # x-z metres to the target footprint (MCS traversal: within 1.0)
@@ -155,7 +156,7 @@ def reach_region(scene: dict[str, Any], target_id: str) -> tuple[Footprint, floa
         rim = _y_range(container)[1]
         if rim > top:
             rim_distance = min(cfp.half_x, cfp.half_z) - max(abs(fp.x - cfp.x), abs(fp.z - cfp.z))
-            radius = min(radius, 0.9 * max(0.0, rim_distance) * (CAMERA_HEIGHT - top) / (rim - top))
+            radius = min(radius, 0.9 * max(0.0, rim_distance) * (STANDING_CAMERA_HEIGHT - top) / (rim - top))
     return Footprint(fp.x, fp.z, 0.0, 0.0, 0.0, target_id), radius
 
 

@@ -11,13 +11,15 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.mcs.scene import WALL_THICKNESS, Scene, SceneObject
+from mcs_plugin.mcs.constants import (
+    GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER, GROUP_SEE_PAST, GROUP_STRUCTURE,
+)
 from mcs_plugin.sim import catalog
 from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_matrix
 from mcs_plugin.sim.materials import material_rgb, reported_color_names
 from mcs_plugin.sim.world import (
-    ANGULAR_DRAG, BODY_PREFIX, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER,
-    GROUP_SEE_PAST, GROUP_STRUCTURE, PHYSICS_TIMESTEP, PROBE_RADIUS, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR,
-    FloorGrid, SimObject, World,
+    ANGULAR_DRAG, BODY_PREFIX, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, PHYSICS_TIMESTEP, PROBE_RADIUS, SEESAW_PLANK_THICKNESS,
+    STRUCTURE_COLOR, FloorGrid, SimObject, World,
 )
 
 

@@ -6,13 +6,15 @@ import math
 
 import numpy as np
 
+from mcs_plugin.mcs.constants import CAMERA_FIELD_OF_VIEW
+
 
 def focal_length(height: int, fov_y: float) -> float:
     """Focal length in pixels of a vertical field of view (degrees) for an image height."""
     return (height / 2.0) / math.tan(math.radians(fov_y) / 2.0)
 
 
-def projection_params(width: int, height: int, fov_y: float = 42.5) -> tuple[float, float, float, float]:
+def projection_params(width: int, height: int, fov_y: float = CAMERA_FIELD_OF_VIEW) -> tuple[float, float, float, float]:
     """Pinhole intrinsics (fx, fy, cx, cy) in pixels for a vertical field of view in degrees."""
     f = focal_length(height, fov_y)
     return f, f, width / 2.0, height / 2.0

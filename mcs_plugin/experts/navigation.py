@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
+from mcs_plugin.geometry import convex_hull
 from mcs_plugin.mcs.constants import CAMERA_FIELD_OF_VIEW as FIELD_OF_VIEW
 from mcs_plugin.mcs.constants import MAX_RISE as STEP_RISE
 from mcs_plugin.mcs.constants import MAX_TILT, MOVE_DISTANCE, PERFORMER_RADIUS, PERFORMER_REACH, ROTATE_DEGREES, SUPPORT_RADIUS
@@ -90,28 +91,6 @@ def angle_difference(a: float, b: float) -> float:
 
 
 # -- geometry ---------------------------------------------------------------------------------------------------
-def convex_hull(points: np.ndarray) -> np.ndarray:
-    """Counter-clockwise convex hull (k, 2) of 2-D points (monotone chain; collinear points dropped)."""
-    pts = sorted({(round(float(p[0]), 9), round(float(p[1]), 9)) for p in np.asarray(points, float)})
-    if len(pts) <= 2:
-        return np.array(pts, float).reshape(-1, 2)
-
-    def cross(o, a, b):
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower: list = []
-    for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 1e-12:
-            lower.pop()
-        lower.append(p)
-    upper: list = []
-    for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 1e-12:
-            upper.pop()
-        upper.append(p)
-    return np.array(lower[:-1] + upper[:-1], float)
-
-
 _CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
 
 
@@ -219,12 +198,6 @@ class Box:
 
 
 _BOX_CACHE: dict[int, tuple[Any, Any, Box]] = {}
-
-
-def aabb_gap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> float:
-    """Distance between two axis-aligned x-z rectangles (low, high); 0 when they overlap."""
-    d = np.maximum(0.0, np.maximum(a[0] - b[1], b[0] - a[1]))
-    return float(np.hypot(d[0], d[1]))
 
 
 class Obstacles:

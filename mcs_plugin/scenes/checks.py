@@ -108,10 +108,6 @@ def _room(scene: dict[str, Any]) -> tuple[float, float]:
     return float(dims.get("x") or 10.0), float(dims.get("z") or 10.0)
 
 
-def _is_passive_scene(scene: dict[str, Any]) -> bool:
-    return bool(scene.get("intuitivePhysics") or scene.get("isometric") or scene.get("isometricFrontRight"))
-
-
 def goal_targets(scene: dict[str, Any]) -> list[str]:
     """Ids of the goal's target objects (target, target_1, target_2)."""
     metadata = (scene.get("goal") or {}).get("metadata") or {}
@@ -182,12 +178,12 @@ def scene_failures(scene: dict[str, Any]) -> CheckResult:
     """Static checks of a scene dict (no simulator): schema, room, overlap, start, reachability."""
     result = CheckResult()
     try:
-        parse_scene(scene, str(scene.get("name", "<generated>")))
+        parsed = parse_scene(scene, str(scene.get("name", "<generated>")))
     except SceneError as error:
         return CheckResult("schema_invalid", "; ".join(error.problems[:3]))
     room_x, room_z = _room(scene)
     items = footprints(scene)
-    passive = _is_passive_scene(scene)
+    passive = parsed.has_fixed_camera()  # a fixed camera: no performer to place or to reach anything
     if not passive:
         for obj, fp in items:
             if not fp.inside_room(room_x, room_z):

@@ -230,7 +230,6 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     """
     dims = scene.room_dimensions
     x, y, z = (dims.x, dims.y, dims.z) if dims and (dims.x or dims.y or dims.z) else DEFAULT_ROOM
-    passive = bool(scene.intuitive_physics or scene.isometric or scene.isometric_front_right)
     t = WALL_THICKNESS
     floor_x, floor_z = scene.floor_size()
     side_x = x / 2 + t / 2  # the side walls' centres
@@ -244,7 +243,7 @@ def _room_specs(scene: Scene) -> list[_Spec]:
         ("wall_left", (-side_x, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
         ("wall_right", (side_x, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
     ]
-    if not passive:
+    if not scene.has_fixed_camera():
         pieces.append(("ceiling", (0.0, y, 0.0), (0.0, t / 2, 0.0), (x + 2 * t, t, z + 2 * t)))
     materials = _room_materials(scene)
     specs = []

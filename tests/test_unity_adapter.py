@@ -117,7 +117,7 @@ import types
 
 
 class QuirkyController:
-    """Behaves as MCS 0.7.4 Controller does at its surface (SPEC 1.5)."""
+    """Behaves as MCS 0.7.4 Controller does at its surface ."""
 
     def __init__(self, last_step=2):
         self.last_step, self.step_number = last_step, 0

@@ -30,14 +30,3 @@ def pixel_ray(px: float, py: float, width: int, height: int, fov_y: float, forwa
     direction = forward * f + right * (px - width / 2.0) - true_up * (py - height / 2.0)
     return direction / np.linalg.norm(direction)
 
-
-def project(points: np.ndarray, cam_pos: np.ndarray, forward: np.ndarray, up: np.ndarray, width: int, height: int, fov_y: float) -> tuple[np.ndarray, np.ndarray]:
-    """Image coordinates (N, 2) of world points and their depth along the viewing axis (N,)."""
-    rel = np.asarray(points, float) - cam_pos
-    right = np.cross(forward, up)
-    depth = rel @ forward
-    f = focal_length(height, fov_y)
-    safe = np.where(depth > 1e-9, depth, 1e-9)
-    px = width / 2.0 + f * (rel @ right) / safe
-    py = height / 2.0 - f * (rel @ up) / safe
-    return np.stack([px, py], axis=1), depth

@@ -56,7 +56,7 @@ Unity Euler degrees, R = Ry . Rx . Rz, and ``size`` is in the part's own (unrota
 Data decisions (documented deviations from "gen dims, else doc size, else 1x1x1")
 -----------------------------------------------------------------------------------
 * Tools: size from the type name (W, 0.3, L) and origin at the centre (0.15 above the floor), not
-  the generator's 0.6-tall box (SPEC 3.1; recorded tool scenes place tools at y = 0.15).
+  the generator's 0.6-tall box (recorded tool scenes place tools at y = 0.15).
   ``tool_hooked_W_x_L``: 3W x 0.3 x L, shaft (width W) along z on the +x side, crossbar (depth W)
   across the +z end; ``tool_isosceles_W_x_L``: L x 0.3 x L, same layout (checked against recorded
   scenes: the ball sits beside the shaft, behind the crossbar).

@@ -207,7 +207,6 @@ class World:
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
         self._visibility_geoms: np.ndarray | None = None
         self.last_cast_normal = np.array([0.0, 0.0, 1.0])  # surface normal where the last sphere cast landed
-        self.shrouds_changed = False  # set by scripts when an object is shrouded or unshrouded
         self._lips = [o for o in objects if o.is_lip]
         self.floor_grid: FloorGrid | None = None  # Unity's 1 m floor tiles, in scenes that have them
 
@@ -801,23 +800,6 @@ class World:
         if norm > 1e-9:
             self.last_cast_normal = normal / norm
         return geom, float(point[2])
-
-    def collides(self, geom: int, ignore: Iterable[int] = (), margin: float = 0.0) -> bool:
-        """Whether a geom (at its current pose) overlaps any present collidable geom not in `ignore`."""
-        model, data = self.model, self.data
-        ignored = set(ignore)
-        centre = data.geom_xpos[geom]
-        reach = model.geom_rbound[geom] + margin
-        gaps = np.linalg.norm(data.geom_xpos - centre, axis=1) - model.geom_rbound
-        candidates = np.nonzero(gaps < reach)[0]
-        for other in candidates:
-            if other == geom or other in ignored or model.geom_contype[other] == 0:
-                continue
-            if model.geom_type[other] == mujoco.mjtGeom.mjGEOM_PLANE:
-                continue
-            if mujoco.mj_geomDistance(model, data, geom, int(other), margin + 0.05, None) < margin:
-                return True
-        return False
 
 
 def _vertical_clearance(dist: float, fromto: np.ndarray) -> float:

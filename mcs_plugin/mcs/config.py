@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from mcs_plugin.mcs.constants import TIER_ALIASES, TIERS
+from mcs_plugin.constants import TIER_ALIASES, TIERS
 from mcs_plugin.mcs.limits import MAX_CONFIG_INT, MAX_CONFIG_NUMBER, MAX_IMAGE_SIZE
 
 CONFIG_FILE_ENV_VAR = "MCS_CONFIG_FILE_PATH"

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from mcs_plugin.mcs.constants import CAMERA_FIELD_OF_VIEW, STANDING_CAMERA_HEIGHT
+from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, STANDING_CAMERA_HEIGHT
 from mcs_plugin.sim.catalog import get_object_type
 
 IMAGE_VIEW_TILT = 10.0  # degrees below horizontal

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from mcs_plugin.mcs.constants import MOVE_DISTANCE, PERFORMER_RADIUS, PERFORMER_REACH, STANDING_CAMERA_HEIGHT
+from mcs_plugin.constants import MOVE_DISTANCE, PERFORMER_RADIUS, PERFORMER_REACH, STANDING_CAMERA_HEIGHT
 from mcs_plugin.scenes.placement import Footprint
 
 

@@ -11,7 +11,7 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.mcs.scene import WALL_THICKNESS, Scene, SceneObject
-from mcs_plugin.mcs.constants import (
+from mcs_plugin.constants import (
     GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER, GROUP_SEE_PAST, GROUP_STRUCTURE,
 )
 from mcs_plugin.sim import catalog

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from mcs_plugin.mcs.constants import CAMERA_FIELD_OF_VIEW
+from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW
 
 
 def focal_length(height: int, fov_y: float) -> float:

@@ -22,7 +22,7 @@ from mcs_plugin.mcs import (
     parse_action_string,
     parse_scene,
 )
-from mcs_plugin.mcs.constants import (
+from mcs_plugin.constants import (
     CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, DEFAULT, GROUP_PERFORMER, LEVEL1, MOVE_DIRECTIONS, NONE, ORACLE,
     PERFORMER_RADIUS, PERFORMER_REACH, STANDING, STANDING_CAMERA_HEIGHT, TIERS_WITH_WORLD_STATE,
 )

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from mcs_plugin.mcs.constants import (
+from mcs_plugin.constants import (
     CRAWLING, GROUP_PERFORMER, LYING, MAX_RISE, MAX_TILT, MOVE_DIRECTIONS, MOVE_DISTANCE, PERFORMER_RADIUS,
     POSE_BODY_HEIGHT, POSE_CAMERA_HEIGHT, STANDING, SUPPORT_RADIUS,
 )

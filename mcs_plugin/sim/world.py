@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
-from mcs_plugin.mcs.constants import GROUP_ABSENT, GROUP_PERFORMER
+from mcs_plugin.constants import GROUP_ABSENT, GROUP_PERFORMER
 from mcs_plugin.mcs.scene import Scene, SceneObject
 from mcs_plugin.sim.coords import matrix_to_quat
 
@@ -22,7 +22,7 @@ PHYSICS_FRAMES_PER_SECOND = 20.0
 UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a per-step AddForce acts
 SUBSTEPS_PER_UNITY_STEP = round(UNITY_PHYSICS_STEP / PHYSICS_TIMESTEP)
 
-# Geom groups a ray cast meets (by group, see mcs/constants.py): RAY_GROUPS_SEE_PAST skips tools (GROUP_SEE_PAST),
+# Geom groups a ray cast meets (by group, see constants.py): RAY_GROUPS_SEE_PAST skips tools (GROUP_SEE_PAST),
 # AGENT_RAY_GROUPS hits agents' shells (GROUP_AGENT_SHELL).
 RAY_GROUPS = np.array([1, 1, 1, 1, 0, 0], dtype=np.uint8)
 RAY_GROUPS_SEE_PAST = np.array([1, 1, 1, 0, 0, 0], dtype=np.uint8)

@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from mcs_plugin.geometry import convex_hull
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW as FIELD_OF_VIEW
 from mcs_plugin.constants import MAX_RISE as STEP_RISE
 from mcs_plugin.constants import MAX_TILT, MOVE_DISTANCE, PERFORMER_RADIUS, PERFORMER_REACH, ROTATE_DEGREES, SUPPORT_RADIUS
 from mcs_plugin.constants import MOVE_DIRECTIONS as MOVE_STEPS
 from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
+from mcs_plugin.geometry import convex_hull
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx

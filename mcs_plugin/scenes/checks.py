@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from mcs_plugin.mcs import SceneError, parse_scene
 from mcs_plugin.constants import PERFORMER_RADIUS, STANDING_CAMERA_HEIGHT
+from mcs_plugin.mcs import SceneError, parse_scene
 from mcs_plugin.scenes.candidate import Candidate
 from mcs_plugin.scenes.navgrid import NavGrid, horizontal_reach, pickup_radius
 from mcs_plugin.scenes.placement import Footprint, footprint_of, top_height

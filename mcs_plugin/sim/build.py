@@ -10,10 +10,10 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from mcs_plugin.mcs.scene import WALL_THICKNESS, Scene, SceneObject
 from mcs_plugin.constants import (
     GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER, GROUP_SEE_PAST, GROUP_STRUCTURE,
 )
+from mcs_plugin.mcs.scene import WALL_THICKNESS, Scene, SceneObject
 from mcs_plugin.sim import catalog
 from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_matrix
 from mcs_plugin.sim.materials import material_rgb, reported_color_names

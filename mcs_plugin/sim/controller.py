@@ -10,6 +10,10 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from mcs_plugin.constants import (
+    CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, DEFAULT, GROUP_PERFORMER, LEVEL1, MOVE_DIRECTIONS, NONE, ORACLE,
+    PERFORMER_RADIUS, PERFORMER_REACH, STANDING, STANDING_CAMERA_HEIGHT, TIERS_WITH_WORLD_STATE,
+)
 from mcs_plugin.mcs import (
     Action,
     GoalMetadata,
@@ -21,10 +25,6 @@ from mcs_plugin.mcs import (
     load_scene,
     parse_action_string,
     parse_scene,
-)
-from mcs_plugin.constants import (
-    CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, DEFAULT, GROUP_PERFORMER, LEVEL1, MOVE_DIRECTIONS, NONE, ORACLE,
-    PERFORMER_RADIUS, PERFORMER_REACH, STANDING, STANDING_CAMERA_HEIGHT, TIERS_WITH_WORLD_STATE,
 )
 from mcs_plugin.mcs.goal import end_scene_record
 from mcs_plugin.sim.actions import ActionRunner, Outcome

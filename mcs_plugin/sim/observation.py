@@ -9,8 +9,8 @@ import zlib
 import mujoco
 import numpy as np
 
-from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_SEE_PAST
+from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import focal_length
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.performer import Performer

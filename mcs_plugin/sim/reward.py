@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mcs_plugin.mcs import GoalCategory, GoalMetadata
 from mcs_plugin.constants import PERFORMER_REACH
+from mcs_plugin.mcs import GoalCategory, GoalMetadata
 from mcs_plugin.mcs.goals import (
     RETRIEVAL_CATEGORIES, Extent, relation_name, retrieval_achieved, transferral_holds, transferral_ids,
 )

@@ -8,9 +8,9 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
+from mcs_plugin.constants import MOVE_DISTANCE, PERFORMER_REACH
 from mcs_plugin.experts.navigation import NavigationGraph, NearGoal
 from mcs_plugin.mcs import ObjectMetadata, StepMetadata
-from mcs_plugin.constants import MOVE_DISTANCE, PERFORMER_REACH
 
 
 class TargetView(NamedTuple):

@@ -19,11 +19,6 @@ from typing import Any, Callable, Sequence
 
 from mcs_plugin import __version__
 
-# Actions that act on an object picked by objectId or image coordinates (and PutObject also on a receptacle).
-TARGET_ACTIONS: frozenset[str] = frozenset({
-    "PickupObject", "PutObject", "OpenObject", "CloseObject", "PushObject", "PullObject", "TorqueObject",
-    "RotateObject", "MoveObject", "InteractWithAgent",
-})
 # Never chosen at random unless nothing else is allowed: they end the scene or are internal.
 _AVOID_RANDOM: frozenset[str] = frozenset({"EndScene", "Initialize"})
 
@@ -67,13 +62,14 @@ def random_action(rng: random.Random, action_list: Sequence[Any], width: int, he
     """A random allowed action; actions on objects get a random pixel (objectImageCoordsX/Y) as target, plus
     random force / direction / rotation parameters where the action takes them and the goal does not fix them."""
     from mcs_plugin.mcs import DEFAULT_ACTIONS
+    from mcs_plugin.mcs.params import TARGET_PREFIX  # the actions on an object (and PutObject's receptacle)
 
     choices = [(entry[0], dict(entry[1] or {})) for entry in action_list] if action_list else \
         [(name, {}) for name in DEFAULT_ACTIONS]
     preferred = [c for c in choices if c[0] not in _AVOID_RANDOM]
     name, params = rng.choice(preferred or choices)
     name = str(getattr(name, "value", name))
-    if name in TARGET_ACTIONS:
+    if name in TARGET_PREFIX:
         if "objectId" not in params and "objectImageCoordsX" not in params:
             params["objectImageCoordsX"] = rng.randrange(width)
             params["objectImageCoordsY"] = rng.randrange(height)

@@ -118,7 +118,7 @@ class MCSEnvironment:
             variable MCS_PLUGIN_UNITY_PYTHON if set), e.g. a Python 3.10 venv with machine_common_sense 0.7.4.
         controller_factory: unity backend only: "module:function" or "path/file.py:function" called as
             function(config=..., unity_app_file_path=...) in the child instead of create_controller (for
-            custom launch code, or mcs_plugin.unity.fake_ai2thor:create_controller to run without Unity).
+            custom launch code, or tests/fake_ai2thor.py:create_controller to run without Unity).
     """
 
     def __init__(self, backend: str = "embedded", config: dict | str | os.PathLike | None = None,

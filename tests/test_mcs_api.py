@@ -20,7 +20,7 @@ from mcs_plugin.mcs import (
     to_material_list,
 )
 
-# Transcribed from the MCS API docs (seed 000: newest API; seed 002: older API) and MCS 0.7.4 (SPEC 4.5).
+# Transcribed from the MCS API docs (seed 000: newest API; seed 002: older API) and MCS 0.7.4.
 SEED_000_ACTIONS = {
     "CLOSE_OBJECT": "CloseObject", "CRAWL": "Crawl", "DROP_OBJECT": "DropObject",
     "END_HABITUATION": "EndHabituation", "LIE_DOWN": "LieDown", "LOOK_DOWN": "LookDown", "LOOK_UP": "LookUp",
@@ -152,7 +152,7 @@ def test_format_action_writes_integral_floats_as_ints():
     assert format_action("Pass") == "Pass"
 
 
-# --- action availability (SPEC 4.7) -----------------------------------------------------------------------
+# --- action availability --------------------------------------------------------------------------------
 
 
 def scripted_goal(**overrides) -> GoalMetadata:

@@ -31,7 +31,7 @@ MINIMAL = {
 
 
 def minimal(**changes) -> dict:
-    """A fresh copy of the SPEC 2.4 minimal scene with top-level keys replaced."""
+    """A fresh copy of the minimal scene with top-level keys replaced."""
     data = json.loads(json.dumps(MINIMAL))
     data.update(changes)
     return data

@@ -440,12 +440,15 @@ def test_transferral_next_to():
 
 
 def test_passive_scenes_never_reward():
-    goal = {"category": "intuitive physics", "last_step": 5, "action_list": [["Pass"]] * 5}
+    goal = {"metadata": {"target": {"id": "ball"}}, "last_step": 5, "action_list": [["Pass"]] * 5}
     sim = EmbeddedController({"metadata": "oracle", "render": False})
-    sim.start_scene(scene(ball(z=1.5), goal=goal))
-    rewards = [sim.step("Pass").reward for _ in range(5)]
-    assert rewards == [0.0] * 5
-    assert sim.step("Pass") is None  # past last_step
+    sim.start_scene(scene(ball(z=0.8), goal={"category": "traversal", **goal}))
+    assert sim.step("Pass").reward == 1.0  # the performer stands within reach of the target: a traversal holds
+    for category in ("agents", "passive", "intuitive physics"):
+        sim.start_scene(scene(ball(z=0.8), goal={"category": category, **goal}))
+        rewards = [sim.step("Pass").reward for _ in range(5)]
+        assert rewards == [0.0] * 5, category  # the same target, but a passive goal has nothing to achieve
+        assert sim.step("Pass") is None  # past last_step
 
 
 # -- passive flow -------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Tests marked with `real_mcs` run machine_common_sense 0.7.4's real Controller (in the Python 3.10 venv
 .venv-mcs, see scripts/setup_unity_backend.sh) with its Unity connection replaced at the ai2thor boundary
-(mcs_plugin.unity.fake_ai2thor, SPEC §5.6); they skip with the reason when that venv is not there.
+(tests/fake_ai2thor.py); they skip with the reason when that venv is not there.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from tests.sim_scenes import DATA
 
 REPO = Path(__file__).resolve().parents[1]
 MCS_PYTHON = Path(os.environ.get("MCS_PLUGIN_UNITY_PYTHON") or REPO / ".venv-mcs" / "bin" / "python")
-FAKE_UNITY = "mcs_plugin.unity.fake_ai2thor:create_controller"
+FAKE_UNITY = f"{Path(__file__).with_name('fake_ai2thor.py')}:create_controller"
 SAMPLE = DATA / "scenes" / "retrieval_goal_example_with_soccer_ball.json"
 
 
@@ -117,7 +117,7 @@ import types
 
 
 class QuirkyController:
-    """Behaves as MCS 0.7.4 Controller does at its surface (SPEC 1.5)."""
+    """Behaves as MCS 0.7.4 Controller does at its surface ."""
 
     def __init__(self, last_step=2):
         self.last_step, self.step_number = last_step, 0

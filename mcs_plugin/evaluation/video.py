@@ -9,7 +9,8 @@ from typing import Optional
 import imageio.v2 as imageio
 import numpy as np
 from PIL import Image, ImageDraw
-from scipy.spatial import ConvexHull, QhullError
+
+from mcs_plugin.geometry import convex_hull
 
 PANEL = 256  # pixels per side of each panel
 FPS = 8
@@ -20,11 +21,11 @@ COLORS = {"room": (236, 236, 230), "object": (120, 130, 150), "structure": (90, 
 def _footprint(corners: list[dict]) -> np.ndarray:
     """The x-z outline (k, 2) of an object's bounding-box corners."""
     points = np.array([[c["x"], c["z"]] for c in corners], float)
-    try:
-        return points[ConvexHull(points).vertices]
-    except (QhullError, ValueError):  # flat or degenerate: its axis-aligned box
-        low, high = points.min(axis=0), points.max(axis=0)
-        return np.array([[low[0], low[1]], [high[0], low[1]], [high[0], high[1]], [low[0], high[1]]])
+    hull = convex_hull(points)
+    if len(hull) >= 3:
+        return hull
+    low, high = points.min(axis=0), points.max(axis=0)  # flat or degenerate: its axis-aligned box
+    return np.array([[low[0], low[1]], [high[0], low[1]], [high[0], high[1]], [low[0], high[1]]])
 
 
 class EpisodeFilm:

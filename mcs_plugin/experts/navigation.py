@@ -30,19 +30,19 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
+from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW as FIELD_OF_VIEW
+from mcs_plugin.constants import MAX_RISE as STEP_RISE
+from mcs_plugin.constants import MAX_TILT, MOVE_DISTANCE, PERFORMER_RADIUS, PERFORMER_REACH, ROTATE_DEGREES, SUPPORT_RADIUS
+from mcs_plugin.constants import MOVE_DIRECTIONS as MOVE_STEPS
+from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
+from mcs_plugin.geometry import convex_hull
+
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
     from mcs_plugin.mcs import ObjectMetadata, StepMetadata
 
-MOVE_DISTANCE = 0.1
-ROTATE_DEGREES = 10.0
-HEADINGS = 36
-PERFORMER_RADIUS = 0.25
-PERFORMER_REACH = 1.0
-CAMERA_HEIGHT = 0.762
-FIELD_OF_VIEW = 42.5  # vertical, degrees
-MAX_TILT = 90.0
+HEADINGS = round(360 / ROTATE_DEGREES)
 BODY_TOP = 1.5  # metres above the floor: objects entirely above this do not obstruct the performer (the embedded
 # simulator's capsule floats 0.23 m up and reaches 1.46 m: occluder poles 1.35 m up stop it)
 CLEARANCE = 0.01  # extra distance kept from obstacles beyond the performer radius
@@ -53,13 +53,8 @@ DESCENT_NEAR = 2.0  # moves from a goal within which off-plan steps are searched
 DEFAULT_ACTIONS = ("MoveAhead", "RotateLeft", "RotateRight")
 AGENT_SHAPE = "agent"  # ObjectMetadata.shape of simulation agents
 DOOR_SHAPE = "door"  # ObjectMetadata.shape of doors (door_4, door_4b)
-STEP_RISE = 0.13  # a move climbs at most this much (MCS: ramps up to 45 degrees); higher sides block the body
 SUPPORT_CONTACT = 0.05  # a structure stands on the floor (or on a lower structure's top) within this gap
-SUPPORT_RADIUS = 0.12  # MCS finds the surface below by a sphere cast of this radius: the performer stays on a
-# platform until its centre is this far beyond the edge, then drops
 OBJECT_RISE = 0.005  # an object whose top is this little above the surface the performer stands on is not in the way
-# (forward, right) steps of each move action, in units of MOVE_DISTANCE
-MOVE_STEPS = {"MoveAhead": (1, 0), "MoveBack": (-1, 0), "MoveLeft": (0, -1), "MoveRight": (0, 1)}
 
 
 class Pose(NamedTuple):
@@ -96,28 +91,6 @@ def angle_difference(a: float, b: float) -> float:
 
 
 # -- geometry ---------------------------------------------------------------------------------------------------
-def convex_hull(points: np.ndarray) -> np.ndarray:
-    """Counter-clockwise convex hull (k, 2) of 2-D points (monotone chain; collinear points dropped)."""
-    pts = sorted({(round(float(p[0]), 9), round(float(p[1]), 9)) for p in np.asarray(points, float)})
-    if len(pts) <= 2:
-        return np.array(pts, float).reshape(-1, 2)
-
-    def cross(o, a, b):
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower: list = []
-    for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 1e-12:
-            lower.pop()
-        lower.append(p)
-    upper: list = []
-    for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 1e-12:
-            upper.pop()
-        upper.append(p)
-    return np.array(lower[:-1] + upper[:-1], float)
-
-
 _CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
 
 
@@ -233,12 +206,6 @@ class Box:
 
 _BOX_CACHE: dict[tuple, Box] = {}  # corner values -> box
 _BOX_BY_CORNER_LIST: dict[int, tuple[list, Box]] = {}  # id of a metadata corner list -> (that list, its box)
-
-
-def aabb_gap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> float:
-    """Distance between two axis-aligned x-z rectangles (low, high); 0 when they overlap."""
-    d = np.maximum(0.0, np.maximum(a[0] - b[1], b[0] - a[1]))
-    return float(np.hypot(d[0], d[1]))
 
 
 class Obstacles:

@@ -21,12 +21,13 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
-from mcs_plugin.experts.tool_skill import ToolSkill
 from mcs_plugin.experts.navigation import (
-    AGENT_SHAPE, CAMERA_HEIGHT, DOOR_SHAPE, DEFAULT_ACTIONS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal, DropGoal, Goal, NavigationGraph,
-    NearGoal, Obstacles, Pose, achievable_tilts, aim_key, angle_difference, obstacle_boxes, pose_of,
+    AGENT_SHAPE, CAMERA_HEIGHT, DEFAULT_ACTIONS, DOOR_SHAPE, MOVE_STEPS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal,
+    DropGoal, Goal, NavigationGraph, NearGoal, Obstacles, Pose, achievable_tilts, aim_key, angle_difference,
+    obstacle_boxes, pose_of,
 )
+from mcs_plugin.experts.tool_skill import ToolSkill
+from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
 
 ActionChoice = tuple[str, dict]
 
@@ -37,7 +38,7 @@ EXPERT_ACTIONS: tuple[str, ...] = (
     "EndHabituation", "End",
 )
 OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject", "InteractWithAgent", "MoveObject"})
-MOVE_ACTIONS = frozenset({"MoveAhead", "MoveBack", "MoveLeft", "MoveRight"})
+MOVE_ACTIONS = frozenset(MOVE_STEPS)
 EXPERT_GRID = 0.05  # node spacing of the experts' searches (half a move: straighter, shorter paths than 0.1)
 REACH_MARGIN = 0.05  # plan interactions this much inside the 1 m reach
 TRAVERSAL_MARGIN = 0.1  # and traversal this much inside it

@@ -11,14 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from mcs_plugin.constants import TIER_ALIASES, TIERS
 from mcs_plugin.mcs.limits import MAX_CONFIG_INT, MAX_CONFIG_NUMBER, MAX_IMAGE_SIZE
 
 CONFIG_FILE_ENV_VAR = "MCS_CONFIG_FILE_PATH"
 CONFIG_SECTION = "MCS"
 
-# Metadata tiers of MCS 0.7.4 and the names used by older MCS versions.
-TIERS: tuple[str, ...] = ("oracle", "level2", "level1", "none", "default")
-TIER_ALIASES: dict[str, str] = {"full": "oracle", "no_navigation": "level2", "no_vision": "level1"}
 REWARD_MODES: tuple[str, ...] = ("seed", "mcs074")
 
 # Valid MCS keys that only drive MCS's own debug/video writers; accepted with a warning.

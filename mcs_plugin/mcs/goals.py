@@ -7,10 +7,10 @@ opened, and objects' axis-aligned extents.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from mcs_plugin.geometry import rectangle_gap
 from mcs_plugin.mcs.goal import GoalCategory, GoalMetadata
 
 NEXT_TO_DISTANCE = 0.1  # transferral next_to: footprints at most this far apart (MCS allows up to 0.5)
@@ -45,9 +45,7 @@ class Extent:
 
     def gap(self, other: Extent) -> float:
         """Distance between the two x-z footprints (0 when they overlap)."""
-        dx = max(0.0, self.low[0] - other.high[0], other.low[0] - self.high[0])
-        dz = max(0.0, self.low[1] - other.high[1], other.low[1] - self.high[1])
-        return math.hypot(dx, dz)
+        return rectangle_gap(self.low, self.high, other.low, other.high)
 
 
 def relation_name(relationship: Any) -> str:

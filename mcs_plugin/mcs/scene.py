@@ -542,6 +542,10 @@ class Scene(SceneModel):
         half_x, half_z = self.floor_half_extents()
         return abs(x) <= half_x and abs(z) <= half_z
 
+    def has_fixed_camera(self) -> bool:
+        """Whether the scene fixes the camera (intuitive physics, isometric views): MCS builds no ceiling there."""
+        return self.intuitive_physics or self.isometric or self.isometric_front_right
+
     def is_passive(self) -> bool:
         """Passive (VoE) scene: intuitive physics, isometric, or a passive goal category (MCS is_passive_scene)."""
         category = self.goal.category if self.goal is not None else ""

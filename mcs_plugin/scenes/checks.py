@@ -25,10 +25,11 @@ from typing import Any
 
 import numpy as np
 
+from mcs_plugin.constants import PERFORMER_RADIUS, STANDING_CAMERA_HEIGHT
 from mcs_plugin.mcs import SceneError, parse_scene
 from mcs_plugin.scenes.candidate import Candidate
-from mcs_plugin.scenes.navgrid import CAMERA_HEIGHT, NavGrid, horizontal_reach, pickup_radius
-from mcs_plugin.scenes.placement import PERFORMER_RADIUS, Footprint, footprint_of, top_height
+from mcs_plugin.scenes.navgrid import NavGrid, horizontal_reach, pickup_radius
+from mcs_plugin.scenes.placement import Footprint, footprint_of, top_height
 from mcs_plugin.sim.catalog import get_object_type
 
 TRAVERSAL_REACH = 0.9  # x-z metres to the target footprint (MCS traversal: within 1.0)
@@ -107,10 +108,6 @@ def _room(scene: dict[str, Any]) -> tuple[float, float]:
     return float(dims.get("x") or 10.0), float(dims.get("z") or 10.0)
 
 
-def _is_passive_scene(scene: dict[str, Any]) -> bool:
-    return bool(scene.get("intuitivePhysics") or scene.get("isometric") or scene.get("isometricFrontRight"))
-
-
 def goal_targets(scene: dict[str, Any]) -> list[str]:
     """Ids of the goal's target objects (target, target_1, target_2)."""
     metadata = (scene.get("goal") or {}).get("metadata") or {}
@@ -155,7 +152,7 @@ def reach_region(scene: dict[str, Any], target_id: str) -> tuple[Footprint, floa
         rim = _y_range(container)[1]
         if rim > top:
             rim_distance = min(cfp.half_x, cfp.half_z) - max(abs(fp.x - cfp.x), abs(fp.z - cfp.z))
-            radius = min(radius, 0.9 * max(0.0, rim_distance) * (CAMERA_HEIGHT - top) / (rim - top))
+            radius = min(radius, 0.9 * max(0.0, rim_distance) * (STANDING_CAMERA_HEIGHT - top) / (rim - top))
     return Footprint(fp.x, fp.z, 0.0, 0.0, 0.0, target_id), radius
 
 
@@ -181,12 +178,12 @@ def scene_failures(scene: dict[str, Any]) -> CheckResult:
     """Static checks of a scene dict (no simulator): schema, room, overlap, start, reachability."""
     result = CheckResult()
     try:
-        parse_scene(scene, str(scene.get("name", "<generated>")))
+        parsed = parse_scene(scene, str(scene.get("name", "<generated>")))
     except SceneError as error:
         return CheckResult("schema_invalid", "; ".join(error.problems[:3]))
     room_x, room_z = _room(scene)
     items = footprints(scene)
-    passive = _is_passive_scene(scene)
+    passive = parsed.has_fixed_camera()  # a fixed camera: no performer to place or to reach anything
     if not passive:
         for obj, fp in items:
             if not fp.inside_room(room_x, room_z):

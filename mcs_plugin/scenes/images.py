@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
+from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, STANDING_CAMERA_HEIGHT
 from mcs_plugin.sim.catalog import get_object_type
 
 IMAGE_VIEW_TILT = 10.0  # degrees below horizontal
 IMAGE_OBJECT_RADIUS = 0.45  # metres, after normalising the scale
 IMAGE_OBJECT_YAW = 30.0
-_CAMERA_HEIGHT = 0.762
-_HALF_FOV = math.radians(42.5 / 2)
+_HALF_FOV = math.radians(CAMERA_FIELD_OF_VIEW / 2)
 
 _controller = None
 
@@ -47,7 +47,7 @@ def image_scene(type_name: str, materials: tuple[str, ...], scale: tuple[float, 
     final = [round(float(s) * k, 5) for s in scale]
     distance = 1.05 * IMAGE_OBJECT_RADIUS / math.sin(_HALF_FOV)
     tilt = math.radians(IMAGE_VIEW_TILT)
-    centre_y = _CAMERA_HEIGHT - distance * math.sin(tilt)
+    centre_y = STANDING_CAMERA_HEIGHT - distance * math.sin(tilt)
     centre_z = distance * math.cos(tilt)
     origin_y = centre_y - (otype.size[1] / 2 - otype.position_y_on_floor) * final[1]
     return {

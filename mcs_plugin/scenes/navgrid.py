@@ -13,18 +13,15 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from mcs_plugin.scenes.placement import PERFORMER_RADIUS, Footprint
-
-STEP = 0.1
-CAMERA_HEIGHT = 0.762
-REACH = 1.0
+from mcs_plugin.constants import MOVE_DISTANCE, PERFORMER_RADIUS, PERFORMER_REACH, STANDING_CAMERA_HEIGHT
+from mcs_plugin.scenes.placement import Footprint
 
 
 class NavGrid:
     """Free performer positions of a room with obstacles, on the move lattice through `start`."""
 
     def __init__(self, room_x: float, room_z: float, start: tuple[float, float], obstacles: Iterable[Footprint] = (),
-                 radius: float = PERFORMER_RADIUS, step: float = STEP, clearance: float = 0.01):
+                 radius: float = PERFORMER_RADIUS, step: float = MOVE_DISTANCE, clearance: float = 0.01):
         self.room_x, self.room_z = float(room_x), float(room_z)
         self.start = (float(start[0]), float(start[1]))
         self.radius, self.step = float(radius), float(step)
@@ -138,14 +135,14 @@ class NavGrid:
         return graph
 
 
-def horizontal_reach(top: float, reach: float = REACH, camera_height: float = CAMERA_HEIGHT, margin: float = 0.1) -> float:
+def horizontal_reach(top: float, reach: float = PERFORMER_REACH, camera_height: float = STANDING_CAMERA_HEIGHT, margin: float = 0.1) -> float:
     """Largest x-z distance from the camera to an object's footprint at which its top (height `top`) is within
     `reach` of the camera, less a safety margin."""
     dv = max(0.0, camera_height - top)
     return max(0.0, math.sqrt(max(0.0, reach * reach - dv * dv)) - margin)
 
 
-def pickup_radius(center_y: float, inscribed: float, reach: float = REACH, camera_height: float = CAMERA_HEIGHT,
+def pickup_radius(center_y: float, inscribed: float, reach: float = PERFORMER_REACH, camera_height: float = STANDING_CAMERA_HEIGHT,
                   margin: float = 0.1) -> float:
     """Largest x-z distance from the camera to an object's *centre* at which the object is surely within `reach`:
     the camera-to-centre distance minus the object's inscribed radius (its smallest half extent) must be at most

@@ -16,8 +16,6 @@ import numpy as np
 
 from mcs_plugin.sim.catalog import get_object_type
 
-PERFORMER_RADIUS = 0.25
-
 
 @dataclass(frozen=True)
 class Footprint:

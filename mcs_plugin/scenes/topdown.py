@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from mcs_plugin.experts.navigation import convex_hull
+from mcs_plugin.geometry import convex_hull
 
 ROOM_STRUCTURE = frozenset({"ceiling", "floor", "wall_back", "wall_front", "wall_left", "wall_right"})
 # Face colour of each role (the key's legend lists them in this order).

@@ -8,21 +8,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mcs_plugin.constants import (
+    CAMERA_FIELD_OF_VIEW, CRAWLING, LYING, PERFORMER_RADIUS, PERFORMER_REACH, ROTATE_DEGREES, STANDING,
+)
 from mcs_plugin.mcs import Action, ReturnStatus
 from mcs_plugin.mcs.params import bool_param, check_params, choice_param, direction_keys, number_param
 from mcs_plugin.sim.camera import pixel_ray
 from mcs_plugin.sim.coords import unity_euler_to_mj_matrix, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.observation import MAX_VISIBLE_DISTANCE
-from mcs_plugin.sim.performer import (
-    CAMERA_FIELD_OF_VIEW,
-    CRAWLING,
-    LYING,
-    PERFORMER_RADIUS,
-    PERFORMER_REACH,
-    ROTATE_DEGREES,
-    STANDING,
-    Performer,
-)
+from mcs_plugin.sim.performer import Performer
 from mcs_plugin.sim.world import FLOOR_ID, SimObject, World, yaw_of
 
 S = ReturnStatus

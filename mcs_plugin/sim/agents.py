@@ -230,11 +230,6 @@ class Agents:
             return "", False
         return state.held.id, state.holding
 
-    def offered(self, obj: SimObject) -> bool:
-        """Whether an agent's object is held out where it can be seen and taken."""
-        state = self.states.get(obj.held_by_agent)
-        return state is not None and state.mode == "offering" and self._step - state.mode_since >= len(OFFER_FRAMES)
-
     # -- events ----------------------------------------------------------------------------------------
     def interact(self, agent: SimObject, performer_xz: tuple[float, float]) -> None:
         """InteractWithAgent succeeded: start turning to face the performer (this step)."""

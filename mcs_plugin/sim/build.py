@@ -10,14 +10,18 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
+from mcs_plugin.constants import (
+    GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER, GROUP_SEE_PAST, GROUP_STRUCTURE, PERFORMER_RADIUS,
+    POSE_BODY_HEIGHT, STANDING, SUPPORT_RADIUS,
+)
 from mcs_plugin.mcs.scene import WALL_THICKNESS, Scene, SceneObject
 from mcs_plugin.sim import catalog
 from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_matrix
 from mcs_plugin.sim.materials import material_rgb, reported_color_names
+from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW
 from mcs_plugin.sim.world import (
-    ANGULAR_DRAG, BODY_PREFIX, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER,
-    GROUP_SEE_PAST, GROUP_STRUCTURE, PHYSICS_TIMESTEP, PROBE_RADIUS, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR,
-    FloorGrid, SimObject, World,
+    ANGULAR_DRAG, BODY_PREFIX, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, PHYSICS_TIMESTEP, PROBE_RADIUS, SEESAW_PLANK_THICKNESS,
+    STRUCTURE_COLOR, FloorGrid, SimObject, World,
 )
 
 
@@ -228,7 +232,6 @@ def _room_specs(scene: Scene) -> list[_Spec]:
     """
     dims = scene.room_dimensions
     x, y, z = (dims.x, dims.y, dims.z) if dims and (dims.x or dims.y or dims.z) else DEFAULT_ROOM
-    passive = bool(scene.intuitive_physics or scene.isometric or scene.isometric_front_right)
     t = WALL_THICKNESS
     floor_x, floor_z = scene.floor_size()
     side_x = x / 2 + t / 2  # the side walls' centres
@@ -242,7 +245,7 @@ def _room_specs(scene: Scene) -> list[_Spec]:
         ("wall_left", (-side_x, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
         ("wall_right", (side_x, y / 2, 0.0), (0.0, 0.0, 0.0), (t, y, z + 2 * t)),
     ]
-    if not passive:
+    if not scene.has_fixed_camera():
         pieces.append(("ceiling", (0.0, y, 0.0), (0.0, t / 2, 0.0), (x + 2 * t, t, z + 2 * t)))
     materials = room_materials(scene)
     specs = []
@@ -420,7 +423,8 @@ def _name_bodies(specs: list[_Spec]) -> list[_Spec]:
     return specs
 
 
-def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: float = 1.23) -> World:
+def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
+                performer_height: float = POSE_BODY_HEIGHT[STANDING]) -> World:
     """Compile a scene into a MuJoCo world with the performer's collision capsule."""
     specs = _name_bodies(_room_specs(scene) + _object_specs(scene))
     meshes: list[str] = []
@@ -448,8 +452,8 @@ def build_world(scene: Scene, performer_radius: float = 0.25, performer_height: 
         f'group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
         f'<geom name="__sole__" type="sphere" size="{performer_radius}" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
         f'<geom name="__probe__" type="sphere" size="{PROBE_RADIUS}" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
-        f'<geom name="__foot__" type="sphere" size="0.12" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
-        f'<geom name="__axis__" type="capsule" size="0.001 0.364" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
+        f'<geom name="__foot__" type="sphere" size="{SUPPORT_RADIUS}" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
+        f'<geom name="__axis__" type="capsule" size="0.001 {(AXIS_HIGH - AXIS_LOW) / 2:.6g}" group="{GROUP_PERFORMER}" contype="0" conaffinity="0"/>'
         "</body>"
     )
     xml = (

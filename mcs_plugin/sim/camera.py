@@ -6,13 +6,15 @@ import math
 
 import numpy as np
 
+from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW
+
 
 def focal_length(height: int, fov_y: float) -> float:
     """Focal length in pixels of a vertical field of view (degrees) for an image height."""
     return (height / 2.0) / math.tan(math.radians(fov_y) / 2.0)
 
 
-def projection_params(width: int, height: int, fov_y: float = 42.5) -> tuple[float, float, float, float]:
+def projection_params(width: int, height: int, fov_y: float = CAMERA_FIELD_OF_VIEW) -> tuple[float, float, float, float]:
     """Pinhole intrinsics (fx, fy, cx, cy) in pixels for a vertical field of view in degrees."""
     f = focal_length(height, fov_y)
     return f, f, width / 2.0, height / 2.0
@@ -28,14 +30,3 @@ def pixel_ray(px: float, py: float, width: int, height: int, fov_y: float, forwa
     direction = forward * f + right * (px - width / 2.0) - true_up * (py - height / 2.0)
     return direction / np.linalg.norm(direction)
 
-
-def project(points: np.ndarray, cam_pos: np.ndarray, forward: np.ndarray, up: np.ndarray, width: int, height: int, fov_y: float) -> tuple[np.ndarray, np.ndarray]:
-    """Image coordinates (N, 2) of world points and their depth along the viewing axis (N,)."""
-    rel = np.asarray(points, float) - cam_pos
-    right = np.cross(forward, up)
-    depth = rel @ forward
-    f = focal_length(height, fov_y)
-    safe = np.where(depth > 1e-9, depth, 1e-9)
-    px = width / 2.0 + f * (rel @ right) / safe
-    py = height / 2.0 - f * (rel @ up) / safe
-    return np.stack([px, py], axis=1), depth

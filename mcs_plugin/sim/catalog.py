@@ -56,7 +56,7 @@ Unity Euler degrees, R = Ry . Rx . Rz, and ``size`` is in the part's own (unrota
 Data decisions (documented deviations from "gen dims, else doc size, else 1x1x1")
 -----------------------------------------------------------------------------------
 * Tools: size from the type name (W, 0.3, L) and origin at the centre (0.15 above the floor), not
-  the generator's 0.6-tall box (SPEC 3.1; recorded tool scenes place tools at y = 0.15).
+  the generator's 0.6-tall box (recorded tool scenes place tools at y = 0.15).
   ``tool_hooked_W_x_L``: 3W x 0.3 x L, shaft (width W) along z on the +x side, crossbar (depth W)
   across the +z end; ``tool_isosceles_W_x_L``: L x 0.3 x L, same layout (checked against recorded
   scenes: the ball sits beside the shaft, behind the crossbar).
@@ -72,7 +72,7 @@ Data decisions (documented deviations from "gen dims, else doc size, else 1x1x1"
   object that snaps on via ``lidAttachment``.
 * Block ``*_cylinder`` types report shape ``blank block cylinder`` (IT outputs), not the CSV's "cube".
 * Types without any size in the data (deprecated box_2..4, cake, gift_box_1, painting_*, plant_*)
-  get rough guessed sizes (``_GUESSED_SIZES``); anything still without a size is 1 x 1 x 1.
+  get rough guessed sizes (``guessed_sizes`` in ``data/catalog_tables.json``); anything still without a size is 1 x 1 x 1.
 """
 from __future__ import annotations
 
@@ -80,9 +80,11 @@ import csv
 import difflib
 import functools
 import io
+import json
 import math
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -266,36 +268,33 @@ def _gen_size(text: str) -> Vec3 | None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Tables of decisions (see the module docstring)
+# Tables of decisions (data/catalog_tables.json says what each holds and why; see also the module docstring)
 # ------------------------------------------------------------------------------------------------
-_MASS_OVERRIDES = {"soccer_ball": 1.0, "pacifier": 0.125, "separate_container": 2.0, "rotating_cog": 10.0}
-# Generator dims are the opened state or a copy-paste error: use the doc (closed) size.
-_PREFER_DOC_SIZE = {
-    "chest_2", "chest_3", "chest_8", "suitcase_1", "changing_table", "wardrobe",
-    "case_8", "case_9", "bookcase_duplex_4_2", "bowl_6",  # bowl_6: a held bowl's pose
-}
-# Prefabs whose origin is not where the generator data's positionY puts it: apples' is their centre (a held apple's
-# origin is 0.142 m below the camera, one resting on a cog reports 0.076 m); bowls' is their bottom (a
-# bowl on a cog is 0.766 m below the camera standing on it, not 0.75).
-_CENTRED_ORIGIN = {"apple_1", "apple_2"}
-_BOTTOM_ORIGIN_PREFIXES = ("bowl_",)
-# Deprecated types without any size data: rough guesses (x, y, z), origin on the floor.
-_GUESSED_SIZES: dict[str, Vec3] = {
-    "box_2": (0.4, 0.3, 0.4), "box_3": (0.3, 0.3, 0.3), "box_4": (0.5, 0.35, 0.5),
-    "cake": (0.3, 0.15, 0.3), "gift_box_1": (0.3, 0.25, 0.3),
-    "painting_2": (0.8, 0.6, 0.05), "painting_4": (0.8, 0.6, 0.05), "painting_5": (0.8, 0.6, 0.05),
-    "painting_9": (0.8, 0.6, 0.05), "painting_10": (0.8, 0.6, 0.05), "painting_16": (0.8, 0.6, 0.05),
-    "plant_1": (0.4, 0.8, 0.4), "plant_5": (0.4, 0.8, 0.4), "plant_7": (0.4, 0.8, 0.4),
-    "plant_9": (0.4, 0.8, 0.4), "plant_12": (0.4, 0.8, 0.4), "plant_16": (0.4, 0.8, 0.4),
-}
-# Blob "standing Y" (origin height at scale 1) seen in Eval-7 scenes where it is not half the height.
-_BLOB_STANDING_Y = {"blob_07": 0.245, "blob_18": 0.369, "blob_20": 0.262}
+def _tables() -> dict[str, Any]:
+    """Each table of data/catalog_tables.json by name (its `values`)."""
+    tables = json.loads(data_text("catalog_tables.json"))
+    return {name: table["values"] for name, table in tables.items() if isinstance(table, dict)}
 
-_LIDDED_PREFIXES = ("chest_", "case_", "suitcase_", "toolbox_", "crate_", "military_case_", "barrel_")
-_LIDDED_NAMES = {"hamper", "circular_container"}
-_PICKUPABLE_CONTAINER_PREFIXES = ("case_", "suitcase_", "toolbox_", "crate_", "military_case_", "barrel_")
-_OPEN_CONTAINER_PREFIXES = ("container_asymmetric_", "container_symmetric_", "crate_open_topped_", "bin_")
-_DISH_PREFIXES = ("bowl_", "cup_", "plate_")
+
+_TABLES = _tables()
+_MASS_OVERRIDES: dict[str, float] = _TABLES["mass_overrides"]
+_PREFER_DOC_SIZE = frozenset(_TABLES["prefer_doc_size"])
+_CENTRED_ORIGIN = frozenset(_TABLES["centred_origin"])
+_BOTTOM_ORIGIN_PREFIXES = tuple(_TABLES["bottom_origin_prefixes"])
+_GUESSED_SIZES: dict[str, Vec3] = {name: tuple(size) for name, size in _TABLES["guessed_sizes"].items()}
+_BLOB_STANDING_Y: dict[str, float] = _TABLES["blob_standing_y"]
+_LIDDED_PREFIXES = tuple(_TABLES["lidded_prefixes"])
+_LIDDED_NAMES = frozenset(_TABLES["lidded_names"])
+_PICKUPABLE_CONTAINER_PREFIXES = tuple(_TABLES["pickupable_container_prefixes"])
+_OPEN_CONTAINER_PREFIXES = tuple(_TABLES["open_container_prefixes"])
+_DISH_PREFIXES = tuple(_TABLES["dish_prefixes"])
+_PRIMITIVE_KINDS: dict[str, str] = _TABLES["primitive_kinds"]
+_TUBE_WALL: dict[str, float] = _TABLES["tube_wall"]
+# (type name or prefix, salient materials, colour names, colours fixed whatever the scene's materials)
+_MATERIAL_DEFAULTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...] = tuple(
+    (row["type"], tuple(row["materials"]), tuple(row["colors"]), bool(row["fixed_colors"]))
+    for row in _TABLES["material_defaults"])
+NO_REPORTED_MATERIALS: frozenset[str] = frozenset(_TABLES["no_reported_materials"])
 
 _TOOL_RE = re.compile(r"^tool_(rect|hooked|isosceles|big|i|t)_(\d+)_(\d+)_x_(\d+)_(\d+)$")
 _TOOL_HEIGHT = 0.3
@@ -704,14 +703,6 @@ def _cart(x, y, z) -> list[Part]:
     return parts
 
 
-_PRIMITIVE_KINDS = {
-    "cube": "box", "sphere": "sphere", "cylinder": "cylinder", "decagon_cylinder": "cylinder",
-    "hex_cylinder": "cylinder", "cone": "cone", "pyramid": "pyramid", "square_frustum": "square_frustum",
-    "circle_frustum": "circle_frustum", "triangle": "triangle_prism", "double_cone": "double_cone",
-    "lock_wall": "box", "foam_floor_tiles": "box",
-}
-_TUBE_WALL = {"tube_wide": 0.1, "hex_tube_wide": 0.1, "tube_narrow": 0.25, "hex_tube_narrow": 0.25,
-              "cube_hollow_wide": 0.1, "cube_hollow_narrow": 0.25}
 
 
 def _family(name: str, row: dict[str, str]) -> str:
@@ -1124,29 +1115,6 @@ def mesh_vertices(kind: str) -> np.ndarray:
 # ------------------------------------------------------------------------------------------------
 # Materials an object reports when the scene does not say (prefab defaults of the MCS Unity app)
 # ------------------------------------------------------------------------------------------------
-# type name or prefix -> (salient materials, colour names, colours fixed whatever the scene's materials)
-# From recorded Unity outputs and the generator's type definitions.
-_MATERIAL_DEFAULTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...] = (
-    ("soccer_ball", ("RUBBER",), ("white", "black"), True),
-    ("trophy", ("METAL",), ("silver", "grey"), False),
-    ("tool_", ("METAL",), ("grey", "black"), False),
-    ("apple_1", ("FOOD",), ("red",), False),
-    ("apple_2", ("FOOD",), ("green",), False),
-    ("sofa_1", ("FABRIC",), ("brown",), False),
-    ("sofa_2", ("FABRIC",), ("grey",), False),
-    ("sofa_3", ("FABRIC",), (), False),
-    ("sofa_chair_", ("FABRIC",), (), False),
-    ("sofa_", ("FABRIC",), (), False),
-    ("pacifier", ("PLASTIC",), ("blue",), False),
-    ("crayon_", ("WAX",), (), False),
-)
-
-
-# Types whose Unity prefab reports no salient materials whatever the scene gives (a
-# separate_container with salientMaterials ["metal"] reports material_list []).
-NO_REPORTED_MATERIALS: frozenset[str] = frozenset({"separate_container"})
-
-
 def default_materials(type_name: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """(salient materials, colour names, colours are fixed) of a type when the scene gives none.
 

@@ -10,6 +10,10 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from mcs_plugin.constants import (
+    CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, DEFAULT, GROUP_PERFORMER, LEVEL1, MOVE_DIRECTIONS, NONE, ORACLE,
+    PERFORMER_RADIUS, PERFORMER_REACH, STANDING, STANDING_CAMERA_HEIGHT, TIERS_WITH_WORLD_STATE,
+)
 from mcs_plugin.mcs import (
     Action,
     GoalMetadata,
@@ -25,27 +29,8 @@ from mcs_plugin.mcs import (
 from mcs_plugin.mcs.goal import end_scene_record
 from mcs_plugin.sim.actions import ActionRunner, Outcome
 from mcs_plugin.sim.agents import Agents
-from mcs_plugin.sim.observation import (
-    DEFAULT,
-    LEVEL1,
-    NONE,
-    ORACLE,
-    TIERS_WITH_WORLD_STATE,
-    objects_metadata,
-    stable_color,
-    visible_objects,
-)
-from mcs_plugin.sim.performer import (
-    CAMERA_FIELD_OF_VIEW,
-    CAPSULE_TOP,
-    CLIPPING_PLANES,
-    MOVE_DIRECTIONS,
-    PERFORMER_RADIUS,
-    PERFORMER_REACH,
-    POSE_CAMERA_HEIGHT,
-    STANDING,
-    Performer,
-)
+from mcs_plugin.sim.observation import objects_metadata, stable_color, visible_objects
+from mcs_plugin.sim.performer import CAPSULE_TOP, Performer
 from mcs_plugin.sim.reward import goal_achieved, step_reward
 from mcs_plugin.sim.scripts import (
     TriggerSequence,
@@ -57,7 +42,6 @@ from mcs_plugin.sim.build import build_world, room_materials
 from mcs_plugin.sim.look import DEFAULT_LOOK, random_look
 from mcs_plugin.sim.surfaces import geom_surfaces
 from mcs_plugin.sim.world import (
-    GROUP_PERFORMER,
     PHYSICS_FRAMES_PER_SECOND,
     PhysicsError,
     SimObject,
@@ -66,7 +50,6 @@ from mcs_plugin.sim.world import (
     yaw_of,
 )
 
-STANDING_CAMERA = POSE_CAMERA_HEIGHT[STANDING]
 INTUITIVE_PHYSICS_CAMERA = (0.0, 1.5, -4.5, 0.0, 0.0)  # x, y, z, yaw, tilt
 ISOMETRIC_CAMERA = (4.0, 3.0, -4.0, 315.0, 35.264)
 ISOMETRIC_FRONT_RIGHT_CAMERA = (4.0, 3.0, 4.0, 225.0, 35.264)
@@ -134,7 +117,7 @@ class EmbeddedController:
         self.performer = self._initial_performer(scene)
         self.performer.place_capsule(self.world, self.performer.x, self.performer.z)
         # Stand on whatever structure is below the start position (cast from the top of the body at the scene's y).
-        self.performer.match_height(self.world, top=scene.performer_start.position.y + CAPSULE_TOP - STANDING_CAMERA)
+        self.performer.match_height(self.world, top=scene.performer_start.position.y + CAPSULE_TOP - STANDING_CAMERA_HEIGHT)
         self.goal = scene.goal_metadata(self.config.steps_allowed_in_lava)
         self._reported_goal = self._goal_for_tier()
         self._lava = lava_areas(scene)

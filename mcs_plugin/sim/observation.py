@@ -9,15 +9,13 @@ import zlib
 import mujoco
 import numpy as np
 
+from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_SEE_PAST
 from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import focal_length
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
-from mcs_plugin.sim.performer import CAMERA_FIELD_OF_VIEW, Performer
-from mcs_plugin.sim.world import AGENT_RAY_GROUPS, GROUP_SEE_PAST, RAY_GROUPS, RAY_GROUPS_SEE_PAST, SimObject, World
+from mcs_plugin.sim.performer import Performer
+from mcs_plugin.sim.world import AGENT_RAY_GROUPS, RAY_GROUPS, RAY_GROUPS_SEE_PAST, SimObject, World
 
-# Tiers and what each keeps (SPEC 5.2). "default" = the 0.7.4 tier when no metadata key is set.
-ORACLE, LEVEL2, LEVEL1, NONE, DEFAULT = "oracle", "level2", "level1", "none", "default"
-TIERS_WITH_WORLD_STATE = (ORACLE, DEFAULT)
 MAX_VISIBLE_DISTANCE = 14.15  # MCS MAX_DISTANCE_ACROSS_ROOM: rays and visibility stop here
 
 

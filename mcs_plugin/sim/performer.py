@@ -8,26 +8,20 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
+from mcs_plugin.constants import (
+    CRAWLING, GROUP_PERFORMER, LYING, MAX_RISE, MAX_TILT, MOVE_DIRECTIONS, MOVE_DISTANCE, PERFORMER_RADIUS,
+    POSE_BODY_HEIGHT, POSE_CAMERA_HEIGHT, STANDING, SUPPORT_RADIUS,
+)
 from mcs_plugin.sim.coords import camera_axes_mj, yaw_forward_mj, yaw_right_mj
-from mcs_plugin.sim.world import GROUP_PERFORMER as GROUP_LIMIT
 from mcs_plugin.sim.world import SimObject, World
 
-MOVE_DISTANCE = 0.1  # metres per Move action
-ROTATE_DEGREES = 10.0  # per RotateLeft/Right and LookUp/Down
-MAX_TILT = 90.0
-PERFORMER_RADIUS = 0.25
-PERFORMER_REACH = 1.0
-CAMERA_FIELD_OF_VIEW = 42.5
-CLIPPING_PLANES = (0.01, 150.0)
 AXIS_LOW, AXIS_HIGH = 0.068, 0.796  # Unity's capsule segment (height 1.23, radius 0.251, centre 0.33 below the camera)
 FOOT_CLEARANCE = 0.23  # the capsule floats this far above the floor: low obstacles only touch its lower sphere
-POSE_CLEARANCE = {"STANDING": FOOT_CLEARANCE, "CRAWLING": 0.1, "LYING": 0.02}  # legacy poses keep low bodies low
+POSE_CLEARANCE = {STANDING: FOOT_CLEARANCE, CRAWLING: 0.1, LYING: 0.02}  # legacy poses keep low bodies low
 CAPSULE_TOP = 1.047  # top of Unity's capsule above the feet: height matching casts down from here
 # MCS carries a performer whose axis is 0.12 or 0.16 m off a rotating cog's collider when the action starts, not 0.20 or
 # 0.26 m (boarding and leaving a cog lying flat on the floor).
 MOVER_CARRY_RADIUS = 0.18
-SUPPORT_RADIUS = 0.12  # radius of the sphere MCS casts down to find the structure the performer stands on
-MAX_RISE = 0.13  # the most a 0.1 m step may climb: ramps up to 45 degrees (0.1), not 60 (0.17)
 CLIMB_NORMAL_Z = math.cos(math.radians(46.0))  # surfaces steeper than ~45 degrees cannot be climbed
 STRUCTURE_RADIUS = 0.221  # Unity's capsule keeps its axis this far from structures: pushed out of a platform's or a
 # hole's side after a fall, stopped 0.2 m from a lip but not 0.236 m
@@ -44,13 +38,6 @@ TOUCH_TOLERANCE = 1e-3  # the body may touch an object without being stopped: it
 # its radius (0.25 m) from its axis, while a 3.4 mm overlap with a sphere stops it
 AGENT_COLLIDER_RADIUS = 0.07  # a simulation agent only stops the performer near its axis (0.39 m apart
 # passes, 0.27 m stops), whatever its arms and body look like
-
-STANDING, CRAWLING, LYING = "STANDING", "CRAWLING", "LYING"
-# Camera height and collision-capsule height of each pose (seed 002 / pre-0.5 Unity).
-POSE_CAMERA_HEIGHT = {STANDING: 0.762, CRAWLING: 0.381, LYING: 0.1}
-POSE_BODY_HEIGHT = {STANDING: 1.23, CRAWLING: 0.6, LYING: 0.2}
-
-MOVE_DIRECTIONS = {"MoveAhead": (1, 0), "MoveBack": (-1, 0), "MoveLeft": (0, -1), "MoveRight": (0, 1)}
 
 
 @dataclass
@@ -291,7 +278,7 @@ class Performer:
         axis = world.axis_geom
         world.data.geom_xpos[axis] = (self.x, self.z, self.floor_y + (AXIS_LOW + AXIS_HIGH) / 2.0)
         world.data.geom_xmat[axis] = np.eye(3).reshape(-1)
-        geoms = [g for g in obj.geom_ids if world.model.geom_group[g] < GROUP_LIMIT] or obj.geom_ids
+        geoms = [g for g in obj.geom_ids if world.model.geom_group[g] < GROUP_PERFORMER] or obj.geom_ids
         best = min(mujoco.mj_geomDistance(world.model, world.data, axis, g, 20.0, None) for g in geoms)
         return max(best + float(world.model.geom_size[axis][0]), 0.0)
 

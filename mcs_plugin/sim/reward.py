@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from mcs_plugin.constants import PERFORMER_REACH
 from mcs_plugin.mcs import GoalCategory, GoalMetadata
 from mcs_plugin.mcs.goals import (
     RETRIEVAL_CATEGORIES, Extent, relation_name, retrieval_achieved, transferral_holds, transferral_ids,
 )
-from mcs_plugin.sim.performer import PERFORMER_REACH, Performer
+from mcs_plugin.sim.performer import Performer
 from mcs_plugin.sim.world import World
 
 def _extent(world: World, obj) -> Extent:

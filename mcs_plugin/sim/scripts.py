@@ -1,4 +1,4 @@
-"""Per-step scripted scene events (SPEC 2.3), applied after the performer's action and before the step's physics,
+"""Per-step scripted scene events (the scene objects' step lists), applied after the performer's action and before the step's physics,
 as the MCS Unity app does (MCSMain.UpdateGameObjectOnStep, then Physics.Simulate):
 
 - ``shows``: the first entry places the object (at its stepBegin, 0 = at Initialize); later entries re-pose it.
@@ -247,10 +247,7 @@ def _forces(world: World, obj: SimObject, spec, step: int) -> None:
 
 
 def _flags(world: World, obj: SimObject, spec, step: int) -> None:
-    shrouded = any(in_range(step, s.step_begin, s.step_end, s.repeat, s.step_wait) for s in spec.shrouds or [])
-    if shrouded != obj.shrouded:
-        obj.shrouded = shrouded
-        world.shrouds_changed = True
+    obj.shrouded = any(in_range(step, s.step_begin, s.step_end, s.repeat, s.step_wait) for s in spec.shrouds or [])
     ghost = any(in_range(step, g.step_begin, g.step_end, g.repeat, g.step_wait) for g in spec.ghosts or [])
     if ghost != obj.ghost:
         world.set_ghost(obj, ghost)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
+from mcs_plugin.constants import GROUP_ABSENT, GROUP_PERFORMER
 from mcs_plugin.mcs.scene import Scene, SceneObject
 from mcs_plugin.sim.coords import matrix_to_quat
 
@@ -21,12 +22,8 @@ PHYSICS_FRAMES_PER_SECOND = 20.0
 UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a per-step AddForce acts
 SUBSTEPS_PER_UNITY_STEP = round(UNITY_PHYSICS_STEP / PHYSICS_TIMESTEP)
 
-# Geom groups: ray casts and the renderer skip PERFORMER and ABSENT (hidden, held or not yet shown). SEE_PAST holds
-# the objects that hide nothing else from view (tools; see observation.py), skipped by RAY_GROUPS_SEE_PAST.
-# Simulation agents' shells (the body boxes their visibility points are tested against, see observation.py) share
-# the performer's group: not drawn, not solid, only hit by the rays toward agents' visibility points.
-GROUP_OBJECT, GROUP_STRUCTURE, GROUP_SEE_PAST, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 3, 4, 5
-GROUP_AGENT_SHELL = GROUP_PERFORMER
+# Geom groups a ray cast meets (by group, see constants.py): RAY_GROUPS_SEE_PAST skips tools (GROUP_SEE_PAST),
+# AGENT_RAY_GROUPS hits agents' shells (GROUP_AGENT_SHELL).
 RAY_GROUPS = np.array([1, 1, 1, 1, 0, 0], dtype=np.uint8)
 RAY_GROUPS_SEE_PAST = np.array([1, 1, 1, 0, 0, 0], dtype=np.uint8)
 AGENT_RAY_GROUPS = np.array([1, 1, 1, 0, 1, 0], dtype=np.uint8)
@@ -210,7 +207,6 @@ class World:
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
         self._visibility_geoms: np.ndarray | None = None
         self.last_cast_normal = np.array([0.0, 0.0, 1.0])  # surface normal where the last sphere cast landed
-        self.shrouds_changed = False  # set by scripts when an object is shrouded or unshrouded
         self._lips = [o for o in objects if o.is_lip]
         self.floor_grid: FloorGrid | None = None  # Unity's 1 m floor tiles, in scenes that have them
 
@@ -804,23 +800,6 @@ class World:
         if norm > 1e-9:
             self.last_cast_normal = normal / norm
         return geom, float(point[2])
-
-    def collides(self, geom: int, ignore: Iterable[int] = (), margin: float = 0.0) -> bool:
-        """Whether a geom (at its current pose) overlaps any present collidable geom not in `ignore`."""
-        model, data = self.model, self.data
-        ignored = set(ignore)
-        centre = data.geom_xpos[geom]
-        reach = model.geom_rbound[geom] + margin
-        gaps = np.linalg.norm(data.geom_xpos - centre, axis=1) - model.geom_rbound
-        candidates = np.nonzero(gaps < reach)[0]
-        for other in candidates:
-            if other == geom or other in ignored or model.geom_contype[other] == 0:
-                continue
-            if model.geom_type[other] == mujoco.mjtGeom.mjGEOM_PLANE:
-                continue
-            if mujoco.mj_geomDistance(model, data, geom, int(other), margin + 0.05, None) < margin:
-                return True
-        return False
 
 
 def _vertical_clearance(dist: float, fromto: np.ndarray) -> float:

@@ -5,23 +5,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-MOVE_AHEAD = "MoveAhead"
-MOVE_BACK = "MoveBack"
-MOVE_LEFT = "MoveLeft"
-MOVE_RIGHT = "MoveRight"
-ROTATE_LEFT = "RotateLeft"
-ROTATE_RIGHT = "RotateRight"
-LOOK_UP = "LookUp"
-LOOK_DOWN = "LookDown"
-PICKUP_OBJECT = "PickupObject"
-PUT_OBJECT = "PutObject"
-DROP_OBJECT = "DropObject"
-OPEN_OBJECT = "OpenObject"
-CLOSE_OBJECT = "CloseObject"
-PUSH_OBJECT = "PushObject"
-PULL_OBJECT = "PullObject"
-INTERACT_WITH_AGENT = "InteractWithAgent"
-PASS = "Pass"
+from mcs_plugin.mcs.action import Action
+
+# The MCS names as plain strings (task vocabularies are compared and hashed as str).
+MOVE_AHEAD = Action.MOVE_AHEAD.value
+MOVE_BACK = Action.MOVE_BACK.value
+MOVE_LEFT = Action.MOVE_LEFT.value
+MOVE_RIGHT = Action.MOVE_RIGHT.value
+ROTATE_LEFT = Action.ROTATE_LEFT.value
+ROTATE_RIGHT = Action.ROTATE_RIGHT.value
+LOOK_UP = Action.LOOK_UP.value
+LOOK_DOWN = Action.LOOK_DOWN.value
+PICKUP_OBJECT = Action.PICKUP_OBJECT.value
+PUT_OBJECT = Action.PUT_OBJECT.value
+DROP_OBJECT = Action.DROP_OBJECT.value
+OPEN_OBJECT = Action.OPEN_OBJECT.value
+CLOSE_OBJECT = Action.CLOSE_OBJECT.value
+PUSH_OBJECT = Action.PUSH_OBJECT.value
+PULL_OBJECT = Action.PULL_OBJECT.value
+INTERACT_WITH_AGENT = Action.INTERACT_WITH_AGENT.value
+PASS = Action.PASS.value
 END = "End"  # the agent declares it is done (ends the episode; not an MCS action; only goals that need it)
 
 # Actions that act on an object in view: they target an image point (the crosshair by default).

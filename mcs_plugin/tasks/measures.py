@@ -9,9 +9,8 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from mcs_plugin.experts.navigation import (
-    MOVE_DISTANCE, PERFORMER_REACH, NavigationGraph, NearGoal, obstacle_boxes, pose_of,
-)
+from mcs_plugin.constants import MOVE_DISTANCE, PERFORMER_REACH
+from mcs_plugin.experts.navigation import NavigationGraph, NearGoal, obstacle_boxes, pose_of
 from mcs_plugin.mcs import ObjectMetadata, StepMetadata
 
 

@@ -1,4 +1,4 @@
-"""TEST/DEMO ONLY: a tiny in-process stand-in for the MCS Unity app at the ai2thor boundary (SPEC §5.6).
+"""Tests only: a tiny in-process stand-in for the MCS Unity app at the ai2thor boundary.
 
 `create_controller(config)` builds machine_common_sense's *real* `Controller` (all of its config, tiers,
 reward, action lists, last_step, EndScene and watchdog logic) with its Unity connection replaced by
@@ -6,7 +6,7 @@ reward, action lists, last_step, EndScene and watchdog logic) with its Unity con
 machine_common_sense and ai2thor import (e.g. the Python 3.10 venv from scripts/setup_unity_backend.sh):
 
     MCSEnvironment("unity", config, python_executable=".venv-mcs/bin/python",
-                   controller_factory="mcs_plugin.unity.fake_ai2thor:create_controller")
+                   controller_factory="tests/fake_ai2thor.py:create_controller")
 
 The world is deliberately crude: an empty floor, the scene's objects as points, 0.1 m moves, 10 degree turns,
 PickupObject by objectId within 1 m; frames are deterministic patterns of the performer's pose.
@@ -19,9 +19,11 @@ from typing import Any
 
 import numpy as np
 
-REACH = 1.0
-RADIUS = 0.25
-CAMERA_Y = 0.762
+from mcs_plugin.constants import (
+    CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, MAX_TILT, MOVE_DIRECTIONS, MOVE_DISTANCE, PERFORMER_RADIUS, PERFORMER_REACH,
+    ROTATE_DEGREES,
+)
+from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_Y
 
 
 class FakeUnity:
@@ -68,23 +70,22 @@ class FakeUnity:
     # -- the crude world ----------------------------------------------------------------------------------------
     def _apply(self, data: dict[str, Any]) -> str:
         name = data.get("action")
-        moves = {"MoveAhead": (0, 1), "MoveBack": (0, -1), "MoveLeft": (-1, 0), "MoveRight": (1, 0)}
-        if name in moves:
-            lateral, straight = moves[name]
-            step = float(data.get("moveMagnitude") or 0.1)
+        if name in MOVE_DIRECTIONS:
+            straight, lateral = MOVE_DIRECTIONS[name]
+            step = float(data.get("moveMagnitude") or MOVE_DISTANCE)
             yaw = math.radians(self.yaw)
             x = self.x + step * (straight * math.sin(yaw) + lateral * math.cos(yaw))
             z = self.z + step * (straight * math.cos(yaw) - lateral * math.sin(yaw))
-            if abs(x) > self.room["x"] / 2 - RADIUS or abs(z) > self.room["z"] / 2 - RADIUS:
+            if abs(x) > self.room["x"] / 2 - PERFORMER_RADIUS or abs(z) > self.room["z"] / 2 - PERFORMER_RADIUS:
                 return "OBSTRUCTED"
             self.x, self.z = round(x, 6), round(z, 6)
             return "SUCCESSFUL"
         if name in ("RotateLeft", "RotateRight"):
-            self.yaw = (self.yaw + (10.0 if name == "RotateRight" else -10.0)) % 360.0
+            self.yaw = (self.yaw + (ROTATE_DEGREES if name == "RotateRight" else -ROTATE_DEGREES)) % 360.0
             return "SUCCESSFUL"
         if name in ("LookUp", "LookDown"):
-            horizon = self.horizon + (10.0 if name == "LookDown" else -10.0)
-            if abs(horizon) > 90.0:
+            horizon = self.horizon + (ROTATE_DEGREES if name == "LookDown" else -ROTATE_DEGREES)
+            if abs(horizon) > MAX_TILT:
                 return "CANNOT_ROTATE"
             self.horizon = horizon
             return "SUCCESSFUL"
@@ -94,7 +95,7 @@ class FakeUnity:
                 return "NOT_OBJECT"
             if not target["pickupable"]:
                 return "NOT_PICKUPABLE"
-            if self._distance(target) > REACH:
+            if self._distance(target) > PERFORMER_REACH:
                 return "OUT_OF_REACH"
             target["picked"] = True
             self.held = target["id"]
@@ -143,10 +144,10 @@ class FakeUnity:
             "agent": {"position": {"x": self.x, "y": CAMERA_Y, "z": self.z}, "rotation": {"x": 0.0, "y": self.yaw,
                                                                                         "z": 0.0},
                       "cameraHorizon": self.horizon},
-            "cameraPosition": {"x": self.x, "y": CAMERA_Y, "z": self.z}, "fov": 42.5, "clippingPlaneNear": 0.01,
-            "clippingPlaneFar": 150.0, "lastActionStatus": status, "lastActionSuccess": status == "SUCCESSFUL",
-            "objects": objects, "structuralObjects": structural, "colors": colors, "performerReach": REACH,
-            "performerRadius": RADIUS, "physicsFramesPerSecond": 20, "roomDimensions": dict(self.room),
+            "cameraPosition": {"x": self.x, "y": CAMERA_Y, "z": self.z}, "fov": CAMERA_FIELD_OF_VIEW,
+            "clippingPlaneNear": CLIPPING_PLANES[0], "clippingPlaneFar": CLIPPING_PLANES[1], "lastActionStatus": status, "lastActionSuccess": status == "SUCCESSFUL",
+            "objects": objects, "structuralObjects": structural, "colors": colors, "performerReach": PERFORMER_REACH,
+            "performerRadius": PERFORMER_RADIUS, "physicsFramesPerSecond": 20, "roomDimensions": dict(self.room),
             "hapticFeedback": {"on_lava": False}, "stepsOnLava": 0, "resolvedObject": "", "resolvedReceptacle": "",
             "triggeredBySequenceIncorrect": False, "targetIsVisibleAtStart": False,
         }
@@ -164,7 +165,7 @@ class FakeUnity:
 
 
 def create_controller(config: Any = None, unity_app_file_path: str | None = None) -> Any:
-    """machine_common_sense's real Controller over FakeUnity (built as SPEC §5.6 describes)."""
+    """machine_common_sense's real Controller over FakeUnity (its Unity connection replaced at the ai2thor boundary)."""
     import machine_common_sense as mcs
     from machine_common_sense.subscriber import add_subscribers
 

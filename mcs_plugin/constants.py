@@ -1,0 +1,42 @@
+"""MCS facts every layer shares: the performer's body and moves, metadata tiers and the simulator's geom groups.
+
+Values are those of the MCS 0.7.4 Unity app. Action names live in `mcs_plugin.mcs.action.Action`.
+"""
+
+from __future__ import annotations
+
+# The performer's moves.
+MOVE_DISTANCE = 0.1  # metres per MoveAhead/Back/Left/Right
+ROTATE_DEGREES = 10.0  # per RotateLeft/Right and LookUp/Down
+MAX_TILT = 90.0  # head tilt limit, degrees either way
+# Each move as (ahead, right) steps of MOVE_DISTANCE in the performer's frame.
+MOVE_DIRECTIONS: dict[str, tuple[int, int]] = {
+    "MoveAhead": (1, 0), "MoveBack": (-1, 0), "MoveLeft": (0, -1), "MoveRight": (0, 1),
+}
+
+# The performer's body and camera.
+PERFORMER_RADIUS = 0.25  # metres: the disc the performer's body covers on the floor
+PERFORMER_REACH = 1.0  # metres from the camera to the nearest point of an object it acts on
+CAMERA_FIELD_OF_VIEW = 42.5  # vertical, degrees
+CLIPPING_PLANES = (0.01, 150.0)  # camera near and far planes, metres
+SUPPORT_RADIUS = 0.12  # radius of the sphere MCS casts down to find the structure the performer stands on
+MAX_RISE = 0.13  # the most a 0.1 m move may climb: ramps up to 45 degrees (0.1), not 60 (0.17)
+
+# Poses, each with its camera height and collision-capsule height above the floor (seed 002 / pre-0.5 Unity).
+STANDING, CRAWLING, LYING = "STANDING", "CRAWLING", "LYING"
+POSE_CAMERA_HEIGHT: dict[str, float] = {STANDING: 0.762, CRAWLING: 0.381, LYING: 0.1}
+POSE_BODY_HEIGHT: dict[str, float] = {STANDING: 1.23, CRAWLING: 0.6, LYING: 0.2}
+STANDING_CAMERA_HEIGHT = POSE_CAMERA_HEIGHT[STANDING]
+
+# Metadata tiers of MCS 0.7.4 ("default": the tier when no metadata key is set) and the names older MCS used.
+ORACLE, LEVEL2, LEVEL1, NONE, DEFAULT = "oracle", "level2", "level1", "none", "default"
+TIERS: tuple[str, ...] = (ORACLE, LEVEL2, LEVEL1, NONE, DEFAULT)
+TIER_ALIASES: dict[str, str] = {"full": ORACLE, "no_navigation": LEVEL2, "no_vision": LEVEL1}
+TIERS_WITH_WORLD_STATE = (ORACLE, DEFAULT)  # tiers whose steps report positions and object lists
+
+# MuJoCo geom groups: ray casts and the renderer skip PERFORMER and ABSENT (hidden, held or not yet shown). SEE_PAST
+# holds the objects that hide nothing else from view (tools; see sim/observation.py). Simulation agents' shells (the
+# body boxes their visibility points are tested against) share the performer's group: not drawn, not solid, only hit
+# by the rays toward agents' visibility points.
+GROUP_OBJECT, GROUP_STRUCTURE, GROUP_SEE_PAST, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 3, 4, 5
+GROUP_AGENT_SHELL = GROUP_PERFORMER

@@ -138,3 +138,20 @@ def test_expert_labels_pause_after_the_expert_finds_no_way(tmp_path):
     task.step(turn)
     assert task.query_expert() == (0, False) and asked
     source.close()
+
+
+def test_traversal_success_is_the_goal_rule_not_the_rewards_sign(tmp_path):
+    """Under MCS 0.7.4's reward a late success can score <= 0; the task still sees the goal hold (and not before)."""
+    goal = {"category": "traversal", "metadata": {"target": {"id": "ball"}}, "last_step": 500}
+    (tmp_path / "s.json").write_text(json.dumps(scene(ball(z=1.6), goal=goal)))
+    config = {"metadata": "oracle", "width": 64, "height": 64, "reward_mode": "mcs074", "step_penalty": 1.0}
+    source = MCSSceneTaskSampler(str(tmp_path), [TargetPointSensor()], max_steps=40, seed=0,
+                                 env_factory=lambda: EmbeddedController(config), task_class=TraversalTask)
+    task = source.next_task()
+    assert not task.goal_achieved(task.env.last_output)  # 1.6 m away: beyond reach of the ball's footprint
+    while not task.is_done():
+        task.step(task.vocabulary.index("MoveAhead"))
+    output = task.env.last_output
+    assert output.reward <= 0.0  # 1 - (steps - 1) * 1.0
+    assert task.goal_achieved(output) and task.metrics()["success"] == 1.0
+    source.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from mcs_plugin.constants import PERFORMER_REACH
 from mcs_plugin.geometry import rectangle_gap
 from mcs_plugin.mcs.goal import GoalCategory, GoalMetadata
 
@@ -69,6 +70,16 @@ def transferral_holds(relation: str, first: Extent, second: Extent) -> bool:
     if relation == "on_top_of":
         return gap == 0.0 and first.bottom >= second.top - ON_TOP_TOLERANCE
     return False
+
+
+def traversal_holds(x: float, z: float, target: Extent) -> bool:
+    """Whether a performer standing at (x, z) is within PERFORMER_REACH of the target's x-z footprint."""
+    return Extent((x, z), (x, z), 0.0, 0.0).gap(target) <= PERFORMER_REACH
+
+
+def traversal_id(goal: GoalMetadata) -> str | None:
+    """The id of a traversal goal's target (None when the goal names none)."""
+    return ((goal.metadata or {}).get("target") or {}).get("id")
 
 
 def pickups_needed(goal: GoalMetadata) -> int:

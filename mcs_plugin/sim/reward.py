@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from mcs_plugin.constants import PERFORMER_REACH
 from mcs_plugin.mcs import GoalCategory, GoalMetadata
 from mcs_plugin.mcs.goals import (
-    RETRIEVAL_CATEGORIES, Extent, relation_name, retrieval_achieved, transferral_holds, transferral_ids,
+    RETRIEVAL_CATEGORIES, Extent, relation_name, retrieval_achieved, transferral_holds, transferral_ids, traversal_holds,
+    traversal_id,
 )
 from mcs_plugin.sim.performer import Performer
 from mcs_plugin.sim.world import World
+
 
 def _extent(world: World, obj) -> Extent:
     corners = world.world_bounds(obj)  # MuJoCo frame: x, z (MCS), y (MCS) per corner
@@ -23,11 +24,8 @@ def goal_achieved(goal: GoalMetadata | None, world: World, performer: Performer)
     if category in RETRIEVAL_CATEGORIES:
         return retrieval_achieved(goal, (i for i, obj in world.by_id.items() if obj.was_picked_up))
     if category == GoalCategory.TRAVERSAL:
-        target = world.by_id.get(((metadata.get("target") or {}).get("id") or ""))
-        if target is None:
-            return False
-        point = Extent((performer.x, performer.z), (performer.x, performer.z), 0.0, 0.0)
-        return point.gap(_extent(world, target)) <= PERFORMER_REACH
+        target = world.by_id.get(traversal_id(goal) or "")
+        return target is not None and traversal_holds(performer.x, performer.z, _extent(world, target))
     if category == GoalCategory.TRANSFERRAL:
         first_id, second_id = transferral_ids(goal)
         first, second = world.by_id.get(first_id or ""), world.by_id.get(second_id or "")

@@ -262,7 +262,9 @@ class MCSTask(Task):
 
     # -- goal-specific ------------------------------------------------------------------------------
     def goal_achieved(self, output: StepMetadata) -> bool:
-        """Whether the scene's goal holds: the simulator's reward is positive exactly then."""
+        """Whether the scene's goal holds, for categories without a rule of their own (the interactive tasks
+        override this with `mcs_plugin.mcs.goals`): the simulator's reward is positive exactly then under the default
+        (seed) reward mode."""
         return float(output.reward or 0.0) > 0.0
 
     def target_id(self, output: StepMetadata) -> Optional[str]:

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
+from mcs_plugin.constants import GROUP_ABSENT
 from mcs_plugin.sim.camera import pixel_ray, projection_params
 from mcs_plugin.sim.look import DEFAULT_LOOK, Look
 from mcs_plugin.sim.render_meshes import UNIT_MESHES, asset_mesh
@@ -82,7 +83,6 @@ _VERT_FORMAT = "3f 3f 1f"
 _VERT_ATTRS = ("in_pos", "in_normal", "in_cap")
 
 _MESH = int(mujoco.mjtGeom.mjGEOM_MESH)
-_HIDDEN_GROUP = 5
 
 
 class RenderError(RuntimeError):
@@ -196,7 +196,7 @@ class Renderer:
         ngeom = model.ngeom
         types = np.asarray(model.geom_type, np.int64)
         keep = np.asarray(model.geom_rgba)[:, 3] > 0
-        keep &= np.asarray(model.geom_group) != _HIDDEN_GROUP
+        keep &= np.asarray(model.geom_group) != GROUP_ABSENT  # absent geoms (triggers, removed parts) are never drawn
         # Group key: primitives by type, meshes by asset. Draw small things first (early depth
         # test spares the fragment work behind them), planes last.
         keys, members = [], {}

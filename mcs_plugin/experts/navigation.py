@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections import deque
+from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
@@ -276,6 +276,37 @@ class Obstacles:
             if inside:
                 return 0.0
         return best
+
+
+def start_key(output: StepMetadata, obstacles: Iterable[tuple[str, np.ndarray]]) -> tuple:
+    """What a graph built from a step output depends on: the room, the obstacles' corners (id, array) to the
+    millimetre, the performer's pose (the lattice's anchor) and camera height, lava and holes."""
+    pose = pose_of(output)
+    return (tuple(sorted((output.room_dimensions or {}).items())),
+            tuple(sorted((i, np.round(c, 3).tobytes()) for i, c in obstacles)),
+            round(pose.x, 4), round(pose.z, 4), round(pose.yaw, 2), round(float(output.position.get("y", 0.0)), 3),
+            tuple(sorted(map(tuple, output.lava or []))), tuple(sorted(map(tuple, output.holes or []))))
+
+
+class SharedCache:
+    """A bounded least-recently-used map of what a process's samplers would otherwise rebuild at every start of the
+    same scene (graphs, distance fields)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict[tuple, Any] = OrderedDict()
+
+    def get(self, key: tuple, build: Callable[[], Any]) -> Any:
+        """The value kept for `key`, made by `build()` the first time."""
+        value = self._items.get(key)
+        if value is None:
+            value = build()
+            self._items[key] = value
+            if len(self._items) > self.size:
+                self._items.popitem(last=False)
+        else:
+            self._items.move_to_end(key)
+        return value
 
 
 def obstacle_boxes(output: StepMetadata, ignore: Iterable[str] = (), floor_y: float | None = None) -> list[tuple[str, Box]]:

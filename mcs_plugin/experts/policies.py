@@ -14,7 +14,7 @@ the same actions.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -23,8 +23,8 @@ import numpy as np
 
 from mcs_plugin.experts.navigation import (
     AGENT_SHAPE, CAMERA_HEIGHT, DEFAULT_ACTIONS, DOOR_SHAPE, MOVE_STEPS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal,
-    DropGoal, Goal, NavigationGraph, NearGoal, Obstacles, Pose, achievable_tilts, aim_key, angle_difference,
-    obstacle_boxes, pose_of,
+    DropGoal, Goal, NavigationGraph, NearGoal, Obstacles, Pose, SharedCache, achievable_tilts, aim_key,
+    angle_difference, obstacle_boxes, pose_of, start_key,
 )
 from mcs_plugin.experts.tool_skill import ToolSkill
 from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
@@ -296,7 +296,7 @@ class Expert:
         same = old is not None and old[0] == room and old[1].keys() == snapshot.keys() and all(
             float(np.max(np.abs(old[1][i] - corners))) <= 0.02 for i, corners in snapshot.items())
         if self._graph is None or not same:
-            self._graph = _shared_graph(output, room, snapshot, self.grid, self.move_actions)
+            self._graph = _shared_graph(output, snapshot, self.grid, self.move_actions)
             self._graph_key = (room, snapshot)
         self._graph_output = output
         return self._graph
@@ -544,26 +544,14 @@ class Expert:
         raise NotImplementedError
 
 
-_GRAPHS: OrderedDict[tuple, NavigationGraph] = OrderedDict()
-GRAPH_CACHE_SIZE = 128  # graphs kept per process: samplers looping over their shares of scenes build each once
+_GRAPHS = SharedCache(128)  # graphs kept per process: samplers looping over their shares of scenes build each once
 
 
-def _shared_graph(output, room: tuple, snapshot: dict, grid: float, actions: tuple) -> NavigationGraph:
+def _shared_graph(output, snapshot: dict, grid: float, actions: tuple) -> NavigationGraph:
     """The navigation graph of an output, shared by the experts of a process: the same scene start (room, obstacles
     to the millimetre, anchor pose) gives the same graph, with its distance fields and searches already done."""
-    pose = pose_of(output)
-    key = (room, tuple(sorted((i, np.round(c, 3).tobytes()) for i, c in snapshot.items())),
-           round(pose.x, 4), round(pose.z, 4), round(pose.yaw, 2), round(float(output.position.get("y", 0.0)), 3),
-           tuple(sorted(map(tuple, output.lava or []))), tuple(sorted(map(tuple, output.holes or []))), grid, actions)
-    graph = _GRAPHS.get(key)
-    if graph is None:
-        graph = NavigationGraph.from_metadata(output, grid=grid, actions=actions)
-        _GRAPHS[key] = graph
-        if len(_GRAPHS) > GRAPH_CACHE_SIZE:
-            _GRAPHS.popitem(last=False)
-    else:
-        _GRAPHS.move_to_end(key)
-    return graph
+    return _GRAPHS.get((start_key(output, snapshot.items()), grid, actions),
+                       lambda: NavigationGraph.from_metadata(output, grid=grid, actions=actions))
 
 
 def _close(a: Pose, b: Pose | None) -> bool:

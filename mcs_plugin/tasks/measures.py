@@ -4,13 +4,12 @@ navigation graph, and how far the view is from it (what progress shaping, SPL an
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from typing import NamedTuple, Optional
 
 import numpy as np
 
 from mcs_plugin.constants import MOVE_DISTANCE, PERFORMER_REACH
-from mcs_plugin.experts.navigation import NavigationGraph, NearGoal, obstacle_boxes, pose_of
+from mcs_plugin.experts.navigation import NavigationGraph, NearGoal, SharedCache, obstacle_boxes, start_key
 from mcs_plugin.mcs import ObjectMetadata, StepMetadata
 
 
@@ -46,37 +45,23 @@ def target_view(output: StepMetadata, target_id: Optional[str]) -> Optional[Targ
     return TargetView(flat, bearing, elevation, target)
 
 
-_FIELDS: OrderedDict[tuple, tuple[NavigationGraph, np.ndarray, NearGoal]] = OrderedDict()
-FIELD_CACHE_SIZE = 128  # fields kept per process: samplers looping over their shares of scenes build each once
-
-
-def _field_key(output: StepMetadata, target: ObjectMetadata, ignore: list[str], reach: float) -> tuple:
-    """What a distance field depends on: the room, the obstacles and the target to the millimetre, the performer's
-    pose (the lattice's anchor), lava and holes."""
-    pose = pose_of(output)
-    boxes = tuple(sorted((i, np.round(b.corners, 3).tobytes()) for i, b in obstacle_boxes(output, ignore)))
-    return (target.uuid, np.round(np.asarray([[c["x"], c["y"], c["z"]] for c in target.dimensions]), 3).tobytes(),
-            round(reach, 4), tuple(sorted((output.room_dimensions or {}).items())), boxes, round(pose.x, 4),
-            round(pose.z, 4), round(pose.yaw, 2), round(float(output.position.get("y", 0.0)), 3),
-            tuple(sorted(map(tuple, output.lava or []))), tuple(sorted(map(tuple, output.holes or []))))
+_FIELDS = SharedCache(128)  # fields kept per process: samplers looping over their shares of scenes build each once
 
 
 def _shared_field(output: StepMetadata, target: ObjectMetadata, reach: float) -> tuple[NavigationGraph, np.ndarray, NearGoal]:
     """The graph, distance field and goal of a target, shared within a process by every episode that starts the
     same way (a training sampler starts each of its scenes many times)."""
     ignore = [target.uuid, *(o.uuid for o in output.object_list if o.held)]
-    key = _field_key(output, target, ignore, reach)
-    entry = _FIELDS.get(key)
-    if entry is None:
+    corners = np.asarray([[c["x"], c["y"], c["z"]] for c in target.dimensions])
+    key = (start_key(output, ((i, b.corners) for i, b in obstacle_boxes(output, ignore))), target.uuid,
+           np.round(corners, 3).tobytes(), round(reach, 4))
+
+    def build() -> tuple[NavigationGraph, np.ndarray, NearGoal]:
         goal = NearGoal.of_object(target, reach)
         graph = NavigationGraph.from_metadata(output, ignore=ignore)
-        entry = (graph, graph.goal_field(goal), goal)
-        _FIELDS[key] = entry
-        if len(_FIELDS) > FIELD_CACHE_SIZE:
-            _FIELDS.popitem(last=False)
-    else:
-        _FIELDS.move_to_end(key)
-    return entry
+        return graph, graph.goal_field(goal), goal
+
+    return _FIELDS.get(key, build)
 
 
 class PathDistance:

@@ -19,6 +19,7 @@ __all__ = ["CREASE_DEGREES", "UNIT_MESHES", "asset_mesh"]
 CREASE_DEGREES = 40.0
 _MAX_SMOOTHED_FACES = 2000  # smoothing compares every pair of faces: larger meshes keep flat face normals
 
+
 def _box_mesh(segments=0, rings=0):
     """Cube [-1, 1]^3 with one flat normal per face (24 vertices, 12 triangles)."""
     verts, idx = [], []
@@ -106,12 +107,12 @@ def _plane_mesh(segments=0, rings=0):
 def _cached(builder):
     """A builder whose meshes are made once per tessellation (every scene start asks again) and read-only."""
     @functools.lru_cache(maxsize=32)
+    @functools.wraps(builder)
     def build(segments=0, rings=0):
         verts, idx = builder(segments, rings)
         verts.setflags(write=False)
         idx.setflags(write=False)
         return verts, idx
-    build.__doc__ = builder.__doc__
     return build
 
 

@@ -52,7 +52,7 @@ class _InlineHandle:
 
         self.controller = EmbeddedController(config)
 
-    def start_scene(self, scene: dict):
+    def start_scene(self, scene: Any):
         return self.controller.start_scene(scene)
 
     def step(self, action: str, params: dict):
@@ -177,8 +177,10 @@ class MCSEnvironment:
         """The pid of the current host child (its process-group id), or None inline / when none is running."""
         return getattr(self._handle, "pid", None)
 
-    def start_scene(self, scene: dict | str | os.PathLike) -> Any:
-        """Start a scene (dict or scene-JSON path); returns its first StepMetadata. Resets the restart budget."""
+    def start_scene(self, scene: dict | str | os.PathLike, parsed: Any = None) -> Any:
+        """Start a scene (dict or scene-JSON path); returns its first StepMetadata. Resets the restart budget.
+        `parsed`: the dict already validated (`mcs_plugin.mcs.parse_scene`), which the embedded simulator in this
+        process then takes instead of validating it again (training samplers start their scenes many times)."""
         if isinstance(scene, (str, os.PathLike)):
             from mcs_plugin.mcs import load_scene_json_file
 
@@ -192,7 +194,8 @@ class MCSEnvironment:
         self._scene, self._actions = data, []
         self._scene_active = False
         self._episode_restarts = 0
-        output = self._run(lambda handle: handle.start_scene(data), "start_scene")
+        output = self._run(lambda handle: handle.start_scene(
+            parsed if parsed is not None and isinstance(handle, _InlineHandle) else data), "start_scene")
         self._scene_active = True
         self._synced = True
         self.last_output = output

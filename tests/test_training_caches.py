@@ -84,3 +84,65 @@ def test_episodes_that_start_alike_share_the_path_distance_field(tmp_path):
     fresh = PathDistance()(second.env.last_output, "ball")  # a new measure finds the shared entry too
     assert fresh == start_distance
     source.close()
+
+
+def test_training_samplers_validate_each_scene_once_and_start_it_as_a_fresh_read_does(tmp_path, monkeypatch):
+    import mcs_plugin.samplers.sampler as sampler_module
+    import mcs_plugin.sim.controller as controller_module
+
+    (tmp_path / "s.json").write_text(json.dumps(scene(wall(z=1.0, width=3.0), ball(z=2.6), goal=GOAL)))
+    env_args = {"config": {"metadata": "oracle", "width": 64, "height": 64}}
+    calls = {"sampler": 0, "simulator": 0}
+
+    def counted(where, parse):
+        def parse_counted(*args, **kwargs):
+            calls[where] += 1
+            return parse(*args, **kwargs)
+        return parse_counted
+
+    monkeypatch.setattr(sampler_module, "parse_scene", counted("sampler", sampler_module.parse_scene))
+    monkeypatch.setattr(controller_module, "parse_scene", counted("simulator", controller_module.parse_scene))
+    training = MCSSceneTaskSampler(str(tmp_path), [TargetPointSensor()], max_steps=20, mode="train", seed=0,
+                                   env_args=env_args)
+    starts = [training.next_task().env.last_output for _ in range(3)]
+    assert calls == {"sampler": 1, "simulator": 0}  # validated once, then handed to the simulator parsed
+    evaluation = MCSSceneTaskSampler(str(tmp_path), [TargetPointSensor()], max_steps=20, mode="test", seed=0,
+                                     env_args=env_args)
+    fresh = evaluation.next_task().env.last_output
+    assert calls["simulator"] == 1  # evaluation reads and validates the file as MCS would
+    for output in starts:
+        assert np.array_equal(np.asarray(output.image_list[0]), np.asarray(fresh.image_list[0]))
+        assert [(o.uuid, o.position, o.visible) for o in output.object_list] == \
+            [(o.uuid, o.position, o.visible) for o in fresh.object_list]
+    training.close()
+    evaluation.close()
+
+
+def test_the_expert_keeps_an_aim_goal_while_nothing_moves_and_makes_a_new_one_when_something_does(tmp_path):
+    import copy
+
+    from mcs_plugin.experts import make_expert
+    from mcs_plugin.experts.navigation import AimGoal, Box, pose_of
+
+    sim = EmbeddedController({"metadata": "oracle", "width": 64, "height": 64})
+    sim.start_scene(scene(ball(z=1.4), goal=GOAL))
+    first = sim.step("Pass")  # the ball settles on the floor in the first action
+    expert = make_expert("retrieval")
+    box = Box.from_metadata(next(o for o in first.object_list if o.uuid == "ball"))
+    goal = expert.aim_goal(first, box, ("pickup", "ball"), exclude={"ball"})
+    turned = sim.step("RotateRight")  # the performer turns; no object moves
+    assert expert.aim_goal(turned, box, ("pickup", "ball"), exclude={"ball"}) is goal
+    moved = copy.deepcopy(turned)
+    ball_now = next(o for o in moved.object_list if o.uuid == "ball")
+    ball_now.position = {**ball_now.position, "x": ball_now.position["x"] + 0.3}
+    assert expert.aim_goal(moved, box, ("pickup", "ball"), exclude={"ball"}) is not goal
+    # what a kept goal remembers per pose is what a goal made afresh finds
+    fresh = AimGoal(box, goal.occluders, reach=goal.reach, tilts=goal.tilts, image_size=goal.image_size,
+                    camera_height=goal.camera_height)
+    sim.step("RotateLeft")
+    outputs = [first, turned] + [sim.step("MoveAhead") for _ in range(4)]
+    for output in outputs:
+        pose = pose_of(output)
+        assert goal.aims(pose) == fresh.aims(pose) == goal.aims(pose)
+    assert not goal.aims(pose_of(first)) and goal.aims(pose_of(outputs[-1]))  # out of reach, then in reach
+    sim.stop_simulation()

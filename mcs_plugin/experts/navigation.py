@@ -1158,6 +1158,7 @@ class AimGoal(Goal):
                           or o.contains((cx, o.center[1], cz))]
         self.key = key if key is not None else ("aim", tuple(np.round(box.center, 3)), round(self.reach, 3),
                                                 len(self.bad), tuple(np.round(self.tilts, 1)))
+        self._aims: dict[tuple[float, float, float], list[tuple[float, float, float]]] = {}  # pose -> its aims
 
     @staticmethod
     def _tops(open_tops: Iterable) -> list[tuple[Box, float]]:
@@ -1201,7 +1202,15 @@ class AimGoal(Goal):
         return result.reshape(shape)
 
     def aims(self, pose: Pose) -> list[tuple[float, float, float]]:
-        """(tilt, hit distance, angular error in degrees) of every tilt that works from a pose."""
+        """(tilt, hit distance, angular error in degrees) of every tilt that works from a pose (worked out once per
+        pose)."""
+        key = (pose.x, pose.z, pose.yaw)
+        found = self._aims.get(key)
+        if found is None:
+            found = self._aims[key] = self._find_aims(pose)
+        return found
+
+    def _find_aims(self, pose: Pose) -> list[tuple[float, float, float]]:
         cx, cz = self._cxz
         dx, dz = cx - pose.x, cz - pose.z
         if math.hypot(dx, dz) > self._horizontal:

@@ -82,6 +82,23 @@ def _centre(obj) -> np.ndarray:
     return _box(obj).center
 
 
+def layout(output) -> tuple:
+    """Where every object and structure of a step output is and how it stands (id, position, rotation, open, held,
+    two opposite box corners): outputs with equal layouts have equal boxes, so what was derived from one holds for
+    the other, and a layout is cheaper to compare than the boxes."""
+    return tuple(_layout_row(obj) for objects in (output.object_list, output.structural_object_list) for obj in objects)
+
+
+def _layout_row(obj) -> tuple:
+    p, r, d = obj.position or {}, obj.rotation or {}, obj.dimensions or ()
+    corners = (_corner(d[0]), _corner(d[-1])) if d else ()
+    return obj.uuid, p.get("x"), p.get("y"), p.get("z"), r.get("x"), r.get("y"), r.get("z"), obj.is_open, obj.held, corners
+
+
+def _corner(c) -> tuple:
+    return (c["x"], c["y"], c["z"]) if isinstance(c, dict) else tuple(c)
+
+
 def scripted_action(output) -> ActionChoice | None:
     """The action a scene dictates for this step (a preview phase of Pass, a scripted turn, EndHabituation, the
     lava rule's EndScene): the step's action list names a single action. None when the expert may choose."""
@@ -162,6 +179,10 @@ class Expert:
         self._graph: NavigationGraph | None = None
         self._graph_key: Any = None
         self._graph_output: Any = None  # the step output the graph was last checked against
+        self._graph_layout: tuple | None = None  # the layout the graph was last checked against
+        self._layout: tuple[Any, tuple] | None = None  # (output, its layout) of the current step
+        self._aim_goals: tuple[tuple, dict] = ((), {})  # (layout, its aim goals by their arguments)
+        self._structure_memo: tuple | None = None  # (layout, target id, inside a structure?)
         self._plan: list | None = None
         self._plan_kind: Any = None
         self._plan_graph: NavigationGraph | None = None
@@ -286,10 +307,29 @@ class Expert:
         return previous is not None and float(np.max(np.abs(previous - centre))) > 1e-3
 
     # -- world model ---------------------------------------------------------------------------------------------
+    def layout_of(self, output) -> tuple:
+        """The layout (see `layout`) of a step output, computed once per output."""
+        if self._layout is None or self._layout[0] is not output:
+            self._layout = (output, layout(output))
+        return self._layout[1]
+
+    def in_structure(self, target, output) -> bool:
+        """`in_structure`, remembered while nothing moves."""
+        current = self.layout_of(output)
+        memo = self._structure_memo
+        if memo is None or memo[0] != current or memo[1] != target.uuid:
+            memo = self._structure_memo = (current, target.uuid, in_structure(target, output))
+        return memo[2]
+
     def graph_for(self, output) -> NavigationGraph:
         """The navigation graph of an output (rebuilt only when an obstacle appeared, went or moved > 2 cm)."""
         if output is self._graph_output:  # asked several times per step
             return self._graph
+        current = (self.layout_of(output), (output.position or {}).get("y"))
+        if self._graph is not None and current == self._graph_layout:  # nothing moved, the floor is the same
+            self._graph_output = output
+            return self._graph
+        self._graph_layout = current
         snapshot = {i: b.corners[:, [0, 2]] for i, b in obstacle_boxes(output)}
         room = tuple(sorted((output.room_dimensions or {}).items()))
         old = self._graph_key
@@ -309,19 +349,38 @@ class Expert:
 
     def aim_goal(self, output, box: Box, kind: Any, exclude: Iterable[str] = (), open_tops: Iterable = (),
                  from_above: bool = False, max_lateral: float | None = None, elliptic: bool = False) -> AimGoal:
-        """Poses from which the image centre hits `box` within reach (see AimGoal), remembering failed aims."""
+        """Poses from which the image centre hits `box` within reach (see AimGoal), remembering failed aims; the same
+        goal object while nothing moves, so that what it worked out for a pose is kept."""
+        open_tops = list(open_tops)
+        graph = self.graph_for(output)
+        tilts = achievable_tilts(float(output.head_tilt))
+        key = (kind, len(self._bad[kind]), len(self._bad_sides[kind]), self._reach_cut[kind],
+               tuple(box.center), tuple(box.half), tuple(box.axes.ravel()), tuple(sorted(exclude)),
+               tuple((tuple(b.center), tuple(b.half), tuple(b.axes.ravel()), t) for b, t in AimGoal._tops(open_tops)),
+               from_above, max_lateral, elliptic, tuple(tilts), float(output.position.get("y", CAMERA_HEIGHT)),
+               tuple(output.camera_aspect_ratio), id(graph))
+        current = self.layout_of(output)
+        if self._aim_goals[0] != current:
+            self._aim_goals = (current, {})
+        goals = self._aim_goals[1]
+        if key not in goals:  # the graph is kept with its goal so that its id stays unique
+            goals[key] = (self._new_aim_goal(output, graph, box, kind, exclude, open_tops, tilts, from_above,
+                                             max_lateral, elliptic), graph)
+        return goals[key][0]
+
+    def _new_aim_goal(self, output, graph: NavigationGraph, box: Box, kind: Any, exclude: Iterable[str],
+                      open_tops: list, tilts: np.ndarray, from_above: bool, max_lateral: float | None,
+                      elliptic: bool) -> AimGoal:
         skip = set(exclude)
         occluders = []
         for obj in list(output.object_list) + list(output.structural_object_list):
             if obj.held or obj.uuid in skip or not obj.dimensions or obj.uuid == "ceiling":
                 continue
             occluders.append(_box(obj))
-        open_tops = list(open_tops)
         reach = PERFORMER_REACH - REACH_MARGIN - self._reach_cut[kind]
-        graph = self.graph_for(output)
         return AimGoal(box, occluders, reach=reach, camera_height=float(output.position.get("y", CAMERA_HEIGHT)),
                        floor=graph.floor_at if len(graph.levels) > 1 else None,
-                       tilts=achievable_tilts(float(output.head_tilt)), image_size=tuple(output.camera_aspect_ratio),
+                       tilts=tilts, image_size=tuple(output.camera_aspect_ratio),
                        open_tops=open_tops, bad=self._bad[kind], from_above=from_above, max_lateral=max_lateral,
                        elliptic=elliptic, avoid_bearings=self._bad_sides[kind],
                        key=(kind, len(self._bad[kind]), len(self._bad_sides[kind]), round(self._reach_cut[kind], 2),
@@ -593,7 +652,7 @@ class RetrievalExpert(Expert):
         if shove is not None:
             return shove
         moving = self._moved(target)
-        if (moving or in_structure(target, output)) and holder_of(target, output) is None \
+        if (moving or self.in_structure(target, output)) and holder_of(target, output) is None \
                 and self._waited < MAX_WAIT:
             # a target on its way (thrown, rolling, carried round) or still in its launcher: wait until it rests
             # rather than chase it (a moving goal means a search at every step)

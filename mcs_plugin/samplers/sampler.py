@@ -9,8 +9,9 @@ from typing import Any, Callable, Optional, Sequence
 from allenact.base_abstractions.sensor import Sensor
 from allenact.base_abstractions.task import TaskSampler
 
+from mcs_plugin.environment import MCSEnvironment
 from mcs_plugin.host.errors import SimulatorGaveUp
-from mcs_plugin.mcs import GoalMetadata, SceneError, load_scene_json_file
+from mcs_plugin.mcs import GoalMetadata, Scene, SceneError, load_scene_json_file, parse_scene
 from mcs_plugin.samplers.passes import Passes
 from mcs_plugin.samplers.scenes import (
     SceneSource,
@@ -78,7 +79,7 @@ class MCSSceneTaskSampler(TaskSampler):
         self.env: Any = None
         self._passes = Passes(self.scenes, loop=mode == TRAIN, seed=seed)
         self._last_task: Optional[MCSTask] = None
-        self._scene_data: dict[Path, dict] = {}  # parsed scene files (training), never modified
+        self._scene_data: dict[Path, tuple[dict, Scene]] = {}  # read and validated scene files (training)
         self.skipped: list[tuple[str, str]] = []
 
     # -- AllenAct API ----------------------------------------------------------------------------------
@@ -134,14 +135,16 @@ class MCSSceneTaskSampler(TaskSampler):
     # -- internals ----------------------------------------------------------------------------------
     def _try_task(self, path: Path) -> Optional[MCSTask]:
         try:
-            scene = self._scene_data.get(path)
-            if scene is None:
-                scene = load_scene_json_file(path)
-                if self.mode == TRAIN:  # training revisits its share of scenes: read each file once
-                    self._scene_data[path] = scene
+            scene, parsed = self._scene_data.get(path) or (load_scene_json_file(path), None)
+            if self.mode == TRAIN and parsed is None:  # training revisits its share of scenes: read each file once
+                parsed = parse_scene(scene, str(path))
+                self._scene_data[path] = scene, parsed
             if self.env is None:
                 self.env = self._env_factory()
-            self.env.start_scene(scene)
+            if parsed is not None and isinstance(self.env, MCSEnvironment):
+                self.env.start_scene(scene, parsed=parsed)
+            else:
+                self.env.start_scene(scene)
         except (SceneError, SimulatorGaveUp, OSError, ValueError) as error:
             if self.strict:
                 raise

@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from mcs_plugin.experts.navigation import NavigationGraph, NearGoal
+from mcs_plugin.experts.goals import NearGoal
+from mcs_plugin.experts.graph import NavigationGraph
 from mcs_plugin.samplers import MCSSceneTaskSampler
 from mcs_plugin.sensors import TargetPointSensor
 from mcs_plugin.sim.controller import EmbeddedController

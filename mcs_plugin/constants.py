@@ -18,6 +18,7 @@ MOVE_DIRECTIONS: dict[str, tuple[int, int]] = {
 PERFORMER_RADIUS = 0.25  # metres: the disc the performer's body covers on the floor
 PERFORMER_REACH = 1.0  # metres from the camera to the nearest point of an object it acts on
 CAMERA_FIELD_OF_VIEW = 42.5  # vertical, degrees
+CAMERA_HALF_HORIZONTAL_FOV = 30.25  # degrees: half the horizontal view of MCS's 3:2 image (600x400)
 CLIPPING_PLANES = (0.01, 150.0)  # camera near and far planes, metres
 SUPPORT_RADIUS = 0.12  # radius of the sphere MCS casts down to find the structure the performer stands on
 MAX_RISE = 0.13  # the most a 0.1 m move may climb: ramps up to 45 degrees (0.1), not 60 (0.17)

@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from mcs_plugin.host import faults as fault_spec
 from mcs_plugin.host import wire
 from mcs_plugin.host.errors import (
     SceneLost, SimulatorCrashed, SimulatorError, SimulatorGaveUp, SimulatorTimeout, SimulatorUnavailable,
@@ -102,8 +101,7 @@ class MCSEnvironment:
 
     Args:
         backend: "embedded" (this package's simulator) or "unity" (the real MCS app via machine_common_sense).
-        config: MCS config: a dict, an INI path or None (MCS_CONFIG_FILE_PATH / defaults). The dict key
-            "_fault" is TEST-ONLY fault injection (see mcs_plugin.host.faults) and never reaches the backend.
+        config: MCS config: a dict, an INI path or None (MCS_CONFIG_FILE_PATH / defaults).
         process: "inline" (in this process; embedded only) or "subprocess" (a host child). "unity" always
             runs in a subprocess.
         unity_app_file_path: the MCS Unity executable (unity backend); None lets machine_common_sense find or
@@ -146,17 +144,12 @@ class MCSEnvironment:
             python_executable = os.environ.get(UNITY_PYTHON_ENV_VAR) or None
         self.python_executable = python_executable or sys.executable
         self.controller_factory = controller_factory
-        self._config_faults: dict[str, Any] | None = None
         if isinstance(config, dict):
             config = dict(config)
-            if "_fault" in config:
-                self._config_faults = fault_spec.validate(config.pop("_fault"))
         elif config is not None:
             config = os.path.abspath(os.fspath(config))  # the child may run elsewhere
         self.config = config
-        self._next_launch_faults: dict[str, Any] | None = None
         self._handle: _InlineHandle | _SubprocessHandle | None = None
-        self._launches = 0
         self._scene: dict | None = None
         self._actions: list[tuple[str, dict]] = []
         self._scene_active = False
@@ -255,21 +248,6 @@ class MCSEnvironment:
         except Exception:  # noqa: BLE001 - interpreter shutdown
             pass
 
-    # -- TEST-ONLY ------------------------------------------------------------------------------------------
-    def _inject_fault(self, **spec: Any) -> None:
-        """TEST-ONLY: arm step faults in the running child now; start faults apply to the next launch."""
-        spec = fault_spec.validate(spec)
-        if self.process != "subprocess":
-            raise RuntimeError("fault injection needs process='subprocess'")
-        start = {k: spec[k] for k in fault_spec.START_FAULTS if k in spec}
-        if start:
-            self._next_launch_faults = {**(self._next_launch_faults or {}), **start}
-        steps = {k: spec[k] for k in fault_spec.STEP_FAULTS if k in spec}
-        if steps:
-            if not isinstance(self._handle, _SubprocessHandle):
-                raise RuntimeError("no simulator process is running")
-            self._handle.host.call("_fault", self.step_timeout, spec=steps)
-
     # -- recovery -------------------------------------------------------------------------------------------
     def _run(self, fn: Callable[[Any], Any], what: str) -> Any:
         """Call fn(handle) on a ready backend, recovering from backend failures as the class doc says."""
@@ -336,24 +314,20 @@ class MCSEnvironment:
             raise SimulatorCrashed(f"replay diverged: the backend rejected a recorded action: {error}") from error
 
     def _launch(self) -> Any:
-        launch = self._launches
-        self._launches += 1
         if self.process == "inline":
             return _InlineHandle(self.config)
-        faults: dict[str, Any] = {}
-        if self._config_faults and fault_spec.applies_to_launch(self._config_faults, launch):
-            faults.update({k: v for k, v in self._config_faults.items() if k != "launches"})
-        if self._next_launch_faults:
-            faults.update(self._next_launch_faults)
-            self._next_launch_faults = None
         options: dict[str, Any] = {"config": self.config}
         if self.backend == "unity":
             options.update(unity_app_file_path=self.unity_app_file_path, display=self.display,
                            controller_factory=self.controller_factory)
-        host = HostProcess(self.backend, options, python_executable=self.python_executable, faults=faults or None)
+        host = self._host_process(options)
         try:
             host.start(self.start_timeout)
         except BaseException:
             host.kill()
             raise
         return _SubprocessHandle(host, self.step_timeout)
+
+    def _host_process(self, options: dict[str, Any]) -> HostProcess:
+        """A new (not yet started) host child for this environment's backend."""
+        return HostProcess(self.backend, options, python_executable=self.python_executable)

@@ -144,8 +144,6 @@ def test_bad_arguments_and_unavailable_backend_fail_fast():
         MCSEnvironment(backend="gazebo")
     with pytest.raises(ValueError):
         MCSEnvironment(process="thread")
-    with pytest.raises(ValueError, match="fault"):
-        MCSEnvironment(config={"_fault": {"kil_at_step": 1}}, process="subprocess")
     with pytest.raises(ValueError, match="tier"):  # a bad config is the caller's mistake in a child too
         MCSEnvironment(config={"metadata": "everything"}, process="subprocess")
     from mcs_plugin import SimulatorUnavailable

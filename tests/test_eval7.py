@@ -8,7 +8,7 @@ import json
 import pytest
 
 from mcs_plugin.experts import cli as expert_cli
-from mcs_plugin.experts.navigation import NavigationGraph
+from mcs_plugin.experts.graph import NavigationGraph
 from mcs_plugin.experts.policies import ExpertRun, make_expert, run_expert, scripted_action
 from mcs_plugin.experts.tools import floor_map, plan_tool_moves, stranded
 from mcs_plugin.mcs import GoalMetadata

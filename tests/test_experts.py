@@ -13,7 +13,9 @@ from mcs_plugin.experts import (
     pose_of, relationship_holds, run_expert, to_controller_call,
 )
 from mcs_plugin.experts import cli as expert_cli
-from mcs_plugin.experts.navigation import achievable_tilts, center_ray_directions, convex_hull, graph_distance_to
+from mcs_plugin.experts.graph import graph_distance_to
+from mcs_plugin.experts.poses import achievable_tilts, center_ray_directions
+from mcs_plugin.geometry import convex_hull
 from mcs_plugin.sim.controller import EmbeddedController
 from sim_scenes import DATA, ball, chest, scene, wall
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mcs_plugin import MCSEnvironment, SimulatorCrashed, SimulatorGaveUp, SimulatorTimeout
-from mcs_plugin.host.process import HostProcess
+from tests.host_faults import FaultyEnvironment, fault_host
 from tests.sim_scenes import ball, scene
 from tests.test_environment import assert_same_output
 
@@ -109,8 +109,8 @@ def test_wire_frames_carry_arrays_as_raw_buffers():
 @pytest.fixture(scope="module")
 def faulty_env():
     """One hosted environment for the fault kinds; every child it launches starts a helper in its group."""
-    config = {**CONFIG, "_fault": {"helper_process": True, "launches": "all"}}
-    env = MCSEnvironment(config=config, process="subprocess", step_timeout=3.0)  # generous: CI machines are busy
+    env = FaultyEnvironment(config=CONFIG, faults={"helper_process": True, "launches": "all"}, process="subprocess",
+                            step_timeout=3.0)  # generous: CI machines are busy
     yield env
     env.stop()
 
@@ -126,7 +126,7 @@ def test_each_fault_recovers_with_identical_observations(fault, faulty_env, refe
     restarts = env.restarts
     old = [env.pid, *env._handle.host.info["helper_pids"]]
     assert len(old) == 2 and all(is_alive(p) for p in old)
-    env._inject_fault(**fault)  # step faults count step calls from now
+    env.inject_fault(**fault)  # step faults count step calls from now
     check_episode(env, reference)
     assert env.restarts - restarts == 1
     assert env.pid != old[0]
@@ -134,8 +134,8 @@ def test_each_fault_recovers_with_identical_observations(fault, faulty_env, refe
 
 
 def test_slow_start_past_start_timeout_recovers(reference):
-    with MCSEnvironment(config={**CONFIG, "_fault": {"slow_start": 60}}, process="subprocess",
-                        start_timeout=4.0) as env:  # config faults hit the first launch only
+    with FaultyEnvironment(config=CONFIG, faults={"slow_start": 60}, process="subprocess",
+                           start_timeout=4.0) as env:  # constructor faults hit the first launch only
         assert env.restarts == 1  # the first child timed out while starting; the second is fine
         check_episode(env, reference)
         pid = env.pid
@@ -143,7 +143,7 @@ def test_slow_start_past_start_timeout_recovers(reference):
 
 
 def test_external_sigkill_mid_episode_recovers(reference):
-    with MCSEnvironment(config={**CONFIG, "_fault": {"helper_process": True}}, process="subprocess") as env:
+    with FaultyEnvironment(config=CONFIG, faults={"helper_process": True}, process="subprocess") as env:
         outputs = [env.start_scene(SCENE), env.step(ACTIONS[0]), env.step(ACTIONS[1])]
         old = env.pid
         helper = env._handle.host.info["helper_pids"][0]
@@ -156,8 +156,8 @@ def test_external_sigkill_mid_episode_recovers(reference):
 
 
 def test_gives_up_after_max_restarts_then_starts_the_next_scene(reference):
-    config = {**CONFIG, "_fault": {"kill_at_step": 1, "launches": [0, 1]}}
-    with MCSEnvironment(config=config, process="subprocess", max_restarts=1) as env:
+    faults = {"kill_at_step": 1, "launches": [0, 1]}
+    with FaultyEnvironment(config=CONFIG, faults=faults, process="subprocess", max_restarts=1) as env:
         env.start_scene(SCENE)
         with pytest.raises(SimulatorGaveUp) as info:
             env.step("MoveAhead")
@@ -169,8 +169,13 @@ def test_gives_up_after_max_restarts_then_starts_the_next_scene(reference):
         assert env.restarts == 2
 
 
+def test_unknown_fault_keys_fail_fast():
+    with pytest.raises(ValueError, match="fault"):  # a typo must not silently test nothing
+        FaultyEnvironment(faults={"kil_at_step": 1}, process="subprocess")
+
+
 def test_timeouts_are_typed_errors_on_the_host_process():
-    host = HostProcess("embedded", {"config": {"render": False}}, faults={"hang_at_step": 1})
+    host = fault_host("embedded", {"config": {"render": False}}, {"hang_at_step": 1})
     host.start(30)
     host.call("start_scene", 10, scene=SCENE)
     started = time.monotonic()
@@ -189,9 +194,9 @@ FAULT_CYCLE = [{"kill_at_step": 1}, {"raise_at_step": 1}, {"exit_at_step": 1}, "
 def run_fault_cycles(cycles: int) -> None:
     before = set(live_children(os.getpid()))
     pids: set[int] = set()
-    with MCSEnvironment(config={"metadata": "oracle", "render": False, "_fault": {"helper_process": True,
-                                                                                   "launches": "all"}},
-                        process="subprocess", step_timeout=3.0, max_restarts=10) as env:
+    with FaultyEnvironment(config={"metadata": "oracle", "render": False},
+                           faults={"helper_process": True, "launches": "all"},
+                           process="subprocess", step_timeout=3.0, max_restarts=10) as env:
         env.start_scene(SCENE)
         expected = env.step("MoveAhead").position
         for cycle in range(cycles):
@@ -204,7 +209,7 @@ def run_fault_cycles(cycles: int) -> None:
             if fault == "sigkill":
                 os.kill(env.pid, signal.SIGKILL)
             else:
-                env._inject_fault(**fault)
+                env.inject_fault(**fault)
             out = env.step("RotateLeft")
             assert out is not None and out.return_status == "SUCCESSFUL"
             assert out.position == expected
@@ -230,14 +235,14 @@ def test_100_fault_cycles_leave_no_process_behind():
 PARENT = textwrap.dedent("""
     import json, sys, time
     sys.path.insert(0, {repo!r})
-    from mcs_plugin import MCSEnvironment
+    from tests.host_faults import FaultyEnvironment
     from tests.sim_scenes import scene
-    env = MCSEnvironment(config={{"render": False, "_fault": {{"helper_process": True}}}}, process="subprocess",
-                         step_timeout=600)
+    env = FaultyEnvironment(config={{"render": False}}, faults={{"helper_process": True}}, process="subprocess",
+                            step_timeout=600)
     env.start_scene(scene())
     print(json.dumps({{"pid": env.pid, "helpers": env._handle.host.info["helper_pids"]}}), flush=True)
     if {hang}:
-        env._inject_fault(hang_at_step=1)
+        env.inject_fault(hang_at_step=1)
         env.step("MoveAhead")  # blocks: the child hangs in this step
     time.sleep(600)
 """)

@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from mcs_plugin.experts.navigation import NavigationGraph, NearGoal
+from mcs_plugin.experts.goals import NearGoal
+from mcs_plugin.experts.graph import NavigationGraph
 from mcs_plugin.samplers import MCSSceneTaskSampler
 from mcs_plugin.sensors import TargetPointSensor
 from mcs_plugin.sim.controller import EmbeddedController
@@ -122,7 +123,9 @@ def test_the_expert_keeps_an_aim_goal_while_nothing_moves_and_makes_a_new_one_wh
     import copy
 
     from mcs_plugin.experts import make_expert
-    from mcs_plugin.experts.navigation import AimGoal, Box, pose_of
+    from mcs_plugin.experts.boxes import Box
+    from mcs_plugin.experts.goals import AimGoal
+    from mcs_plugin.experts.poses import pose_of
 
     sim = EmbeddedController({"metadata": "oracle", "width": 64, "height": 64})
     sim.start_scene(scene(ball(z=1.4), goal=GOAL))

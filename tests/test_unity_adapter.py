@@ -25,6 +25,7 @@ from mcs_plugin.host.display import DisplayUnavailable, resolve_display
 from mcs_plugin.host.errors import SceneLost
 from mcs_plugin.mcs import StepMetadata
 from mcs_plugin.unity import adapter, convert
+from tests.host_faults import FaultyEnvironment
 from tests.sim_scenes import DATA
 
 REPO = Path(__file__).resolve().parents[1]
@@ -308,9 +309,9 @@ def test_real_library_tiers_and_last_step(unity_env):
 
 @real_mcs
 def test_real_library_recovers_from_a_crash_and_from_its_watchdog():
-    config = {**CONFIG, "timeout": 1, "_fault": {"kill_at_step": 3}}  # MCS's watchdog: 1 s without a step
-    with MCSEnvironment("unity", config, python_executable=str(MCS_PYTHON), controller_factory=FAKE_UNITY,
-                        step_timeout=30) as env:
+    config = {**CONFIG, "timeout": 1}  # MCS's watchdog: 1 s without a step
+    with FaultyEnvironment("unity", config, faults={"kill_at_step": 3}, python_executable=str(MCS_PYTHON),
+                           controller_factory=FAKE_UNITY, step_timeout=30) as env:
         first = env.pid
         env.start_scene(SAMPLE)
         outs = [env.step(a) for a in ("MoveAhead", "RotateLeft", "MoveAhead", "MoveAhead")]  # killed at the 3rd

@@ -21,11 +21,14 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from mcs_plugin.experts.navigation import (
-    AGENT_SHAPE, CAMERA_HEIGHT, DEFAULT_ACTIONS, DOOR_SHAPE, MOVE_STEPS, PERFORMER_REACH, AimGoal, Box, ClearDropGoal,
-    DropGoal, Goal, NavigationGraph, NearGoal, Obstacles, Pose, SharedCache, achievable_tilts, aim_key,
-    angle_difference, obstacle_boxes, pose_of, start_key,
-)
+from mcs_plugin.constants import MOVE_DIRECTIONS as MOVE_STEPS
+from mcs_plugin.constants import PERFORMER_REACH
+from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
+from mcs_plugin.experts.boxes import AGENT_SHAPE, DOOR_SHAPE, Box, obstacle_boxes
+from mcs_plugin.experts.goals import AimGoal, ClearDropGoal, DropGoal, Goal, NearGoal
+from mcs_plugin.experts.graph import DEFAULT_ACTIONS, NavigationGraph, SharedCache, start_key
+from mcs_plugin.experts.poses import Pose, achievable_tilts, aim_key, angle_difference, pose_of
+from mcs_plugin.geometry import Obstacles
 from mcs_plugin.experts.tool_skill import ToolSkill
 from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
 

@@ -9,7 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from mcs_plugin.experts.navigation import Box, NearGoal, angle_difference, pose_of
+from mcs_plugin.experts.boxes import Box
+from mcs_plugin.experts.goals import NearGoal
+from mcs_plugin.experts.poses import angle_difference, pose_of
 from mcs_plugin.experts.tools import (
     MOVED, NO_CONTACT_SLACK, STEP, TOOL_SHAPE, FloorMap, ToolPlan, aim_box, floor_map, pickup_spot, plan_tool_moves,
     stranded, tool_aim,

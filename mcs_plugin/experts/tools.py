@@ -22,10 +22,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import ndimage
 
-from mcs_plugin.experts.navigation import (
-    CLEARANCE, PERFORMER_RADIUS, PERFORMER_REACH, AimGoal, Box, NavigationGraph, Obstacles, Pose, achievable_tilts,
-    pose_of,
-)
+from mcs_plugin.constants import PERFORMER_RADIUS, PERFORMER_REACH
+from mcs_plugin.experts.boxes import Box
+from mcs_plugin.experts.goals import AimGoal
+from mcs_plugin.experts.graph import CLEARANCE, NavigationGraph
+from mcs_plugin.experts.poses import Pose, achievable_tilts, pose_of
+from mcs_plugin.geometry import Obstacles
 
 TOOL_SHAPE = "tool"  # ObjectMetadata.shape of MCS tools
 STEP = 0.1  # metres a MoveObject moves the tool, and a move the performer

@@ -19,7 +19,6 @@ import sys
 import traceback
 from typing import Any
 
-from mcs_plugin.host import faults as faults_module
 from mcs_plugin.host import orphans, wire
 from mcs_plugin.host.errors import SceneLost, SimulatorUnavailable
 
@@ -94,7 +93,6 @@ class Server:
         self.reader = io.FileIO(read_fd, "rb", closefd=False)
         self.write_fd = write_fd
         self.backend: Any = None
-        self.faults = faults_module.Faults()
         self.interrupts = 0
 
     def on_sigint(self, signum, frame) -> None:  # noqa: ARG002 - signal handler signature
@@ -112,19 +110,14 @@ class Server:
         """Run one request; returns (value, stop_after_reply)."""
         op = request["op"]
         if op == "init":
-            self.faults.on_start(request.get("faults"))
             try:
                 self.backend = make_backend(request["backend"], request.get("options") or {})
             except ImportError as error:  # this Python lacks the backend's libraries: retrying cannot help
                 raise SimulatorUnavailable(f"the {request['backend']} backend cannot be imported by "
                                            f"{sys.executable}: {error}") from error
-            return {"pid": os.getpid(), "python": sys.version.split()[0], "helper_pids": self.faults.helper_pids,
-                    **getattr(self.backend, "info", {})}, False
+            return {"pid": os.getpid(), "python": sys.version.split()[0], **getattr(self.backend, "info", {})}, False
         if op == "ping":
             return "pong", False
-        if op == "_fault":
-            self.faults.arm(request.get("spec"))
-            return None, False
         if op == "stop":
             if self.backend is not None:
                 try:
@@ -138,7 +131,6 @@ class Server:
             output = self.backend.start_scene(request["scene"])
             return wire.encode_step_metadata(output), False
         if op == "step":
-            self.faults.before_step()
             output = self.backend.step(request["action"], request.get("params") or {})
             return (None if output is None else wire.encode_step_metadata(output)), False
         if op == "end_scene":
@@ -168,15 +160,15 @@ class Server:
                 return
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the child process."""
+def main(argv: list[str] | None = None, server_class: type[Server] = Server) -> None:
+    """Entry point of the child process, serving with `server_class`."""
     parser = argparse.ArgumentParser(description="mcs_plugin controller host child (started by HostProcess)")
     parser.add_argument("--read-fd", type=int, required=True)
     parser.add_argument("--write-fd", type=int, required=True)
     parser.add_argument("--parent-pid", type=int, required=True)
     args = parser.parse_args(argv)
     orphans.arm(args.parent_pid)
-    server = Server(args.read_fd, args.write_fd)
+    server = server_class(args.read_fd, args.write_fd)
     signal.signal(signal.SIGINT, server.on_sigint)
     wire.enlarge_pipe(args.write_fd)
     try:

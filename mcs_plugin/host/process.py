@@ -25,7 +25,8 @@ logger = logging.getLogger(__name__)
 child_logger = logging.getLogger("mcs_plugin.host.child")
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the directory that holds mcs_plugin/
-_BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from mcs_plugin.host.child import main; main(sys.argv[2:])"
+_BOOT = ("import importlib, sys; sys.path.insert(0, sys.argv[1]); "
+         "importlib.import_module(sys.argv[2]).main(sys.argv[3:])")
 _LIVE: weakref.WeakSet[HostProcess] = weakref.WeakSet()
 
 
@@ -65,17 +66,18 @@ class HostProcess:
     """A backend controller running in a child process; `call` sends one request and waits for its reply.
 
     The child is a session leader, so `kill()` takes down its whole process group (Unity, Xvfb, helpers).
+    `child` is the module whose ``main(argv)`` the child runs (``mcs_plugin.host.child`` or one built on it).
     Any timeout, crash or backend exception kills the child before the error is raised; a ValueError from the
     backend is re-raised unchanged and leaves the child running; SceneLost leaves it running too.
     """
 
     def __init__(self, backend: str = "embedded", options: dict[str, Any] | None = None, *,
-                 python_executable: str | None = None, faults: dict[str, Any] | None = None,
+                 python_executable: str | None = None, child: str = "mcs_plugin.host.child",
                  env: dict[str, str] | None = None, log_lines: int = 200) -> None:
         self.backend = backend
         self.options = dict(options or {})
         self.python_executable = python_executable or sys.executable
-        self.faults = faults
+        self.child = child
         self.env = env
         self.info: dict[str, Any] = {}
         self.proc: subprocess.Popen | None = None
@@ -113,8 +115,8 @@ class HostProcess:
         env = dict(os.environ if self.env is None else self.env)
         env["PYTHONPATH"] = os.pathsep.join([PACKAGE_ROOT] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
         env.setdefault("PYTHONUNBUFFERED", "1")
-        command = [self.python_executable, "-c", _BOOT, PACKAGE_ROOT, "--read-fd", str(req_r), "--write-fd",
-                   str(rep_w), "--parent-pid", str(os.getpid())]
+        command = [self.python_executable, "-c", _BOOT, PACKAGE_ROOT, self.child, "--read-fd", str(req_r),
+                   "--write-fd", str(rep_w), "--parent-pid", str(os.getpid())]
         try:
             self.proc = subprocess.Popen(command, pass_fds=(req_r, rep_w), start_new_session=True, env=env,
                                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -134,8 +136,7 @@ class HostProcess:
                                             name=f"mcs-host-log-{self.proc.pid}")
         self._log_thread.start()
         try:
-            self.info = self.call("init", timeout, what="start", backend=self.backend, options=self.options,
-                                  faults=self.faults)
+            self.info = self.call("init", timeout, what="start", backend=self.backend, options=self.options)
         except SceneLost as error:  # not expected at init; treat as a crash
             self.kill()
             raise SimulatorCrashed(f"backend start failed: {error}") from error

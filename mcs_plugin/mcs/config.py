@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import configparser
-import dataclasses
 import math
 import os
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Annotated, Any, Mapping
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from mcs_plugin.constants import TIER_ALIASES, TIERS
 from mcs_plugin.mcs.limits import MAX_CONFIG_INT, MAX_CONFIG_NUMBER, MAX_IMAGE_SIZE
@@ -83,8 +83,23 @@ def _parse_terminal_output(value: Any) -> bool | str:
         return _parse_str(value).strip()
 
 
-@dataclass
-class MCSConfig:
+def _parse_reward_mode(value: Any) -> str:
+    mode = _parse_str(value).strip().lower()
+    if mode not in REWARD_MODES:
+        raise ValueError(f"unknown reward_mode {mode!r}; allowed: {', '.join(REWARD_MODES)}")
+    return mode
+
+
+# Field types: each parses a config value as MCS does (strings from INI files, or typed values from a dict).
+Tier = Annotated[str, BeforeValidator(normalize_tier)]
+Int = Annotated[int, BeforeValidator(_parse_int)]
+Count = Annotated[int, BeforeValidator(_parse_int), Field(ge=0)]
+Number = Annotated[float, BeforeValidator(_parse_number)]
+Bool = Annotated[bool, BeforeValidator(parse_bool)]
+Str = Annotated[str, BeforeValidator(_parse_str)]
+
+
+class MCSConfig(BaseModel):
     """Controller settings; field names are the config keys; `width`/`height` fill `image_width`/`image_height`.
 
     Extensions beyond MCS 0.7.4: width/height, reward_mode, render (False = no images), seed (noise and
@@ -93,45 +108,43 @@ class MCSConfig:
     from the seed, for training).
     """
 
-    metadata: str = "default"
-    size: int = 600
-    image_width: int | None = None
-    image_height: int | None = None
-    disable_depth_maps: bool = False
-    disable_object_masks: bool = False
-    disable_position: bool = False
-    only_return_goal_object: bool = False
-    noise_enabled: bool = False
-    steps_allowed_in_lava: int = 0
-    lava_penalty: float = 100.0
-    step_penalty: float = 0.001
-    goal_reward: float = 1.0
-    reward_mode: str = "seed"
-    history_enabled: bool = False
-    timeout: int = 3600
-    controller_timeout: int = 600
-    terminal_output: bool | str = True
-    evaluation_name: str = ""
-    team: str = ""
-    render: bool = True
-    seed: int = 0
-    max_held_objects: int = 1
-    randomize_rendering: bool = False
+    model_config = ConfigDict(extra="forbid")
 
-    def __post_init__(self) -> None:
-        self.metadata = normalize_tier(self.metadata)
-        self.reward_mode = str(self.reward_mode).strip().lower()
-        if self.reward_mode not in REWARD_MODES:
-            raise ValueError(f"unknown reward_mode {self.reward_mode!r}; allowed: {', '.join(REWARD_MODES)}")
+    metadata: Tier = "default"
+    size: Int = 600
+    image_width: Int | None = None
+    image_height: Int | None = None
+    disable_depth_maps: Bool = False
+    disable_object_masks: Bool = False
+    disable_position: Bool = False
+    only_return_goal_object: Bool = False
+    noise_enabled: Bool = False
+    steps_allowed_in_lava: Count = 0
+    lava_penalty: Number = 100.0
+    step_penalty: Number = 0.001
+    goal_reward: Number = 1.0
+    reward_mode: Annotated[str, BeforeValidator(_parse_reward_mode)] = "seed"
+    history_enabled: Bool = False
+    timeout: Count = 3600
+    controller_timeout: Count = 600
+    terminal_output: Annotated[bool | str, BeforeValidator(_parse_terminal_output)] = True
+    evaluation_name: Str = ""
+    team: Str = ""
+    render: Bool = True
+    seed: Int = 0
+    max_held_objects: Count = 1
+    randomize_rendering: Bool = False
+
+    @model_validator(mode="after")
+    def _image_size(self) -> MCSConfig:
+        """Every image side the keys give (size, width, height) is 1 to MAX_IMAGE_SIZE pixels."""
         width_key = "width" if self.image_width is not None else "size"
         height_key = "height" if self.image_height is not None else width_key  # else the height follows the width
         for key, value in (("size", self.size), (width_key, self.width), (height_key, self.height)):
             if not 1 <= value <= MAX_IMAGE_SIZE:
                 raise ValueError(f"config {key}: image size {value} must be 1 to {MAX_IMAGE_SIZE} pixels "
                                  f"(image {self.width} x {self.height})")
-        for key in ("max_held_objects", "steps_allowed_in_lava", "timeout", "controller_timeout"):
-            if getattr(self, key) < 0:
-                raise ValueError(f"config {key} must be >= 0, got {getattr(self, key)}")
+        return self
 
     @property
     def tier(self) -> str:
@@ -158,45 +171,30 @@ class MCSConfig:
                 warnings.warn(f"MCS config key {key!r} is not supported by this simulator; ignored", stacklevel=3)
                 continue
             field_name = _KEY_TO_FIELD.get(key, key)
-            parser = _PARSERS.get(field_name)
-            if parser is None:
+            if field_name not in cls.model_fields:
                 warnings.warn(f"unknown MCS config key {raw_key!r}; ignored", stacklevel=3)
                 continue
-            try:
-                kwargs[field_name] = parser(value)
-            except (TypeError, ValueError) as error:
-                raise ValueError(f"config key {key!r}: {error}") from error
-        return cls(**kwargs)
+            kwargs[field_name] = value
+        try:
+            return cls(**kwargs)
+        except ValidationError as error:
+            raise ValueError(_message(error)) from None
 
 
 _KEY_TO_FIELD: dict[str, str] = {"width": "image_width", "height": "image_height"}
-_PARSERS: dict[str, Callable[[Any], Any]] = {
-    "metadata": normalize_tier,
-    "size": _parse_int,
-    "image_width": _parse_int,
-    "image_height": _parse_int,
-    "disable_depth_maps": parse_bool,
-    "disable_object_masks": parse_bool,
-    "disable_position": parse_bool,
-    "only_return_goal_object": parse_bool,
-    "noise_enabled": parse_bool,
-    "steps_allowed_in_lava": _parse_int,
-    "lava_penalty": _parse_number,
-    "step_penalty": _parse_number,
-    "goal_reward": _parse_number,
-    "reward_mode": _parse_str,
-    "history_enabled": parse_bool,
-    "timeout": _parse_int,
-    "controller_timeout": _parse_int,
-    "terminal_output": _parse_terminal_output,
-    "evaluation_name": _parse_str,
-    "team": _parse_str,
-    "render": parse_bool,
-    "seed": _parse_int,
-    "max_held_objects": _parse_int,
-    "randomize_rendering": parse_bool,
-}
-assert set(_PARSERS) == {f.name for f in dataclasses.fields(MCSConfig)}
+_FIELD_TO_KEY: dict[str, str] = {field: key for key, field in _KEY_TO_FIELD.items()}
+
+
+def _message(error: ValidationError) -> str:
+    """The first problem of a config, naming its key as the user wrote it (`config key 'width': ...`)."""
+    detail = error.errors()[0]
+    cause = detail.get("ctx", {}).get("error")
+    if not detail["loc"]:  # a check across keys: its message names them
+        return str(cause)
+    key = _FIELD_TO_KEY.get(str(detail["loc"][0]), str(detail["loc"][0]))
+    if cause is None:  # a constraint of the field type itself (a count below 0)
+        return f"config {key} must be >= 0, got {detail['input']}"
+    return f"config key {key!r}: {cause}"
 
 
 def read_config_file(path: str | os.PathLike[str]) -> dict[str, str]:

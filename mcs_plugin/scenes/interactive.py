@@ -19,12 +19,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from mcs_plugin.constants import CAMERA_HALF_HORIZONTAL_FOV as HALF_HFOV
 from mcs_plugin.scenes import objects as V
 from mcs_plugin.scenes.candidate import Candidate, PlacementFailed
 from mcs_plugin.scenes.placement import Footprint, Placer
 from mcs_plugin.sim.catalog import get_object_type
-
-HALF_HFOV = 30.25  # degrees, 600x400 at 42.5 vertical FOV
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ import math
 import random
 from typing import Any
 
+from mcs_plugin.constants import CAMERA_HALF_HORIZONTAL_FOV
 from mcs_plugin.scenes import objects as V
 from mcs_plugin.scenes.candidate import Candidate, Snapshot
 from mcs_plugin.sim.catalog import get_object_type
@@ -34,7 +35,7 @@ from mcs_plugin.sim.catalog import get_object_type
 SCENARIOS = ("object_permanence", "shape_constancy", "spatio_temporal_continuity")
 CAMERA = (0.0, 1.5, -4.5)
 OCCLUDER_Z = 1.0
-HALF_HFOV = math.radians(30.25)
+HALF_HFOV = math.radians(CAMERA_HALF_HORIZONTAL_FOV)
 ENTER_STEP = 12
 
 _LEVELS = {  # object size range (m), speed (m/step), lane depth range (z)

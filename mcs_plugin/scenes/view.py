@@ -16,9 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from mcs_plugin.constants import CLIPPING_PLANES
+
 FIGURE_SIZE = (1800, 800)  # pixels (width, height)
 _DPI = 100
-_FAR = 150.0  # camera far clipping plane (m): depth there means "nothing hit"
+_FAR = CLIPPING_PLANES[1]  # camera far clipping plane (m): depth there means "nothing hit"
 
 
 def scene_frames(scene: dict[str, Any] | str | os.PathLike, step: int = 0, width: int = 600, height: int = 400):

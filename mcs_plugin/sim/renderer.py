@@ -53,7 +53,7 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from mcs_plugin.constants import GROUP_ABSENT
+from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, GROUP_ABSENT
 from mcs_plugin.sim.camera import pixel_ray, projection_params
 from mcs_plugin.sim.look import DEFAULT_LOOK, Look
 from mcs_plugin.sim.render_meshes import UNIT_MESHES, asset_mesh
@@ -151,9 +151,9 @@ class Renderer:
         model: mujoco.MjModel,
         width: int,
         height: int,
-        fov_y: float = 42.5,
-        near: float = 0.01,
-        far: float = 150.0,
+        fov_y: float = CAMERA_FIELD_OF_VIEW,
+        near: float = CLIPPING_PLANES[0],
+        far: float = CLIPPING_PLANES[1],
         geom_surface: np.ndarray | None = None,
         look: Look = DEFAULT_LOOK,
     ):

@@ -76,8 +76,8 @@ _PRIMITIVE_KINDS = {"box", "sphere", "cylinder"}
 
 
 @dataclass
-class SimObject:
-    """One MCS object (scene object or room structure) and its MuJoCo body and geoms."""
+class ObjectFacts:
+    """What the scene and the catalog say of an object: its type, sizes, mass, affordances and parts."""
 
     id: str
     type_name: str
@@ -85,53 +85,65 @@ class SimObject:
     size: np.ndarray  # full bounding size (MCS x, y, z) after scale
     bounds_center: np.ndarray  # bounding-box centre in the object's local MCS frame
     mass: float
-    body_id: int = -1
-    geom_ids: list[int] = field(default_factory=list)
-    lid_geom_ids: list[int] = field(default_factory=list)
     dynamic: bool = False  # has a free joint (physics); else a mocap body
-    qpos_adr: int = -1
-    qvel_adr: int = -1
-    mocap_id: int = -1
     pickupable: bool = False
     moveable: bool = False
     receptacle: bool = False
     openable: bool = False
     locked: bool = False
-    is_open: bool = False
     structural: bool = False  # listed in structural_object_list
     is_floor: bool = False
     is_agent: bool = False
     seesaw: bool = False
     plank: bool = False  # a seesaw plank: it only rises, falls and pitches about its own x axis (see _plank_joints)
-    plank_dofs: tuple[int, int] = (-1, -1)  # a plank's slide and hinge degrees of freedom
     is_lip: bool = False  # a platform lip: always obstructs the performer
-    rgb: tuple[float, float, float] = (0.5, 0.5, 0.5)
     material_list: list[str] = field(default_factory=list)
-    texture_color_list: list[str] = field(default_factory=list)
     associated_with_agent: str = ""
-    present: bool = True  # False while hidden, held or before its first show
-    held: bool = False
-    was_picked_up: bool = False
-    calm_actions: int = 0  # consecutive actions with kinetic energy under the sleep threshold
-    spin: float = 0.0  # rad/s about the vertical (MuJoCo +z) of a TorqueObject spin, turned by World.advance
     drag: float = 0.0  # Unity Rigidbody.drag (1/s): linear velocity damping
     angular_drag: float = ANGULAR_DRAG  # Unity Rigidbody.angularDrag (1/s)
     part_names: list[str] = field(default_factory=list)  # per part: MCS child-component suffix ("" = own part)
     part_open_centres: list = field(default_factory=list)  # per part: (centre, size) in the object frame when open
+    parent: str = ""  # for child components (drawers, shelves): the id of the object they belong to
+    scene_object: SceneObject | None = None
+
+
+@dataclass
+class ObjectState:
+    """An object's state while the scene runs: its MuJoCo addresses, and whether it is present, held, open, moved by
+    a script or recoloured."""
+
+    body_id: int = -1
+    geom_ids: list[int] = field(default_factory=list)
+    lid_geom_ids: list[int] = field(default_factory=list)
+    qpos_adr: int = -1
+    qvel_adr: int = -1
+    mocap_id: int = -1
+    plank_dofs: tuple[int, int] = (-1, -1)  # a plank's slide and hinge degrees of freedom
     moving_part_poses: dict = field(default_factory=dict)  # geom -> ((pos, half size) closed, (pos, half size) open)
     moving_part_roles: dict = field(default_factory=dict)  # geom -> lid / door / drawer
-    parent: str = ""  # for child components (drawers, shelves): the id of the object they belong to
+    present: bool = True  # False while hidden, held or before its first show
+    held: bool = False
+    was_picked_up: bool = False
+    is_open: bool = False
+    calm_actions: int = 0  # consecutive actions with kinetic energy under the sleep threshold
+    spin: float = 0.0  # rad/s about the vertical (MuJoCo +z) of a TorqueObject spin, turned by World.advance
     frozen: bool = False  # a dynamic body that is currently kinematic (scene `kinematic`, ghosts, placers)
     carried: bool = False  # inside a held container (moves with it, touches nothing)
     ghost: bool = False  # scripted `ghosts`: collides with nothing and holds still
     shrouded: bool = False  # scripted `shrouds`: not drawn and not seen, still physical
     hidden: bool = False  # taken away by a scripted `hides` (until a later show)
+    rgb: tuple[float, float, float] = (0.5, 0.5, 0.5)
+    texture_color_list: list[str] = field(default_factory=list)
     attached_lid: str = ""  # id of the lid attached to this container (lidAttachment)
     attached_to: str = ""  # id of the container this lid is attached to
     attach_offset: tuple | None = None  # (position, rotation) of an attached lid in its container's frame
     closed_offset: tuple | None = None  # an attached lid's attach_offset while closed (kept while it is open)
     held_by_agent: str = ""  # id of the simulation agent holding this object (associatedWithAgent)
-    scene_object: SceneObject | None = None
+
+
+@dataclass
+class SimObject(ObjectState, ObjectFacts):
+    """One MCS object (scene object or room structure): its facts, then its state (dataclass fields in that order)."""
 
 
 FLOOR_ID = "floor"  # the room's floor object (MCS id)

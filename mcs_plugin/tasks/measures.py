@@ -9,7 +9,9 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from mcs_plugin.constants import MOVE_DISTANCE, PERFORMER_REACH
-from mcs_plugin.experts.navigation import NavigationGraph, NearGoal, SharedCache, obstacle_boxes, start_key
+from mcs_plugin.experts.boxes import obstacle_boxes
+from mcs_plugin.experts.goals import NearGoal
+from mcs_plugin.experts.graph import NavigationGraph, SharedCache, start_key
 from mcs_plugin.mcs import ObjectMetadata, StepMetadata
 
 

@@ -147,14 +147,6 @@ def test_expert_opens_a_door_and_takes_the_target_out_of_an_open_container(contr
     assert run.actions[:75] == ["Pass"] * 75 and "OpenObject" in run.actions and run.actions[-2] == "PickupObject"
 
 
-def test_expert_picks_the_ball_out_of_the_opened_shell_from_close_by(controller):
-    run = run_expert(str(SCENES / "eval_7_interactive_shell_game_0001_01.json"), controller=controller,
-                     record_actions=True)
-    assert run.success, run.ended
-    opened = run.actions.index("OpenObject")
-    assert run.actions.count("PickupObject") == 1 and run.actions.index("PickupObject") > opened
-
-
 # -- the tool skill ------------------------------------------------------------------------------------------------
 def _tool_plans(controller, scene):
     """The tool skill's plans at a scene's start (None when the target is not stranded)."""

@@ -105,8 +105,7 @@ class AimGoal(Goal):
     ray's vertical plane (aim at the middle of the side facing the performer); `avoid_bearings` (degrees, the
     direction from the box to the camera) are sides from which an aim hit something else before (an opened lid
     that stands up on that side, say), avoided within `bearing_tolerance`; `floor(x, z)` (the navigation graph's
-    surface heights) puts the camera CAMERA_HEIGHT above the surface of each pose instead of at `camera_height`;
-    `max_distance` bounds the x-z distance from the pose to the box centre (look into a container from close by).
+    surface heights) puts the camera CAMERA_HEIGHT above the surface of each pose instead of at `camera_height`.
     """
 
     def __init__(self, box: Box, occluders: Sequence[Box] = (), reach: float = PERFORMER_REACH,
@@ -114,8 +113,7 @@ class AimGoal(Goal):
                  image_size: tuple[int, int] = (0, 0), open_tops: Sequence[Box] = (), bad: Iterable[tuple] = (),
                  key: Any = None, from_above: bool = False, max_lateral: float | None = None,
                  elliptic: bool = False, avoid_bearings: Sequence[float] = (), bearing_tolerance: float = 75.0,
-                 floor: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
-                 max_distance: float | None = None):
+                 floor: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None):
         self.box = box
         self.reach = float(reach)
         self.camera_height = float(camera_height)
@@ -135,8 +133,6 @@ class AimGoal(Goal):
         self._radius = float(np.max(np.hypot(xz[:, 0] - cx, xz[:, 1] - cz)))
         dv = max(0.0, (CAMERA_HEIGHT if floor is not None else self.camera_height) - box.top)
         self._horizontal = math.sqrt(max(0.0, self.reach ** 2 - dv ** 2)) + self._radius
-        if max_distance is not None:
-            self._horizontal = min(self._horizontal, float(max_distance))
         near = self._horizontal + 0.6
         self.occluders = [o for o in occluders
                           if float(np.min(np.hypot(o.corners[:, 0] - cx, o.corners[:, 2] - cz))) <= near

@@ -49,9 +49,6 @@ HELD_AHEAD = 0.24  # a held object's near face is about this far ahead of the ca
 PICKUP_SHRINK = 0.5  # aim at the middle half of a target's bounding box
 LID_FRACTION = 0.1  # relaxed aims: an open container's walls end this fraction of its height below its top
 CONTAINER_SHRINK = 0.7
-# From further than this (x-z, body axis to target centre) an open container's walls hide the visibility points of
-# what lies inside, which MCS checks once the crosshair has named the target: aim from closer first.
-CONTAINED_AIM_DISTANCE = 0.5
 TOP_SHRINK = 0.6  # aim at the middle of a receptacle's top (inside the ellipse inscribed in its footprint) ...
 TOP_INSET = 0.05  # ... or anywhere at least this far inside that ellipse
 MAX_REPEATS = 12  # the same action from the same pose this often means the expert goes round in circles
@@ -354,8 +351,7 @@ class Expert:
         return self._fine[1]
 
     def aim_goal(self, output, box: Box, kind: Any, exclude: Iterable[str] = (), open_tops: Iterable = (),
-                 from_above: bool = False, max_lateral: float | None = None, elliptic: bool = False,
-                 max_distance: float | None = None) -> AimGoal:
+                 from_above: bool = False, max_lateral: float | None = None, elliptic: bool = False) -> AimGoal:
         """Poses from which the image centre hits `box` within reach (see AimGoal), remembering failed aims; the same
         goal object while nothing moves, so that what it worked out for a pose is kept."""
         open_tops = list(open_tops)
@@ -364,7 +360,7 @@ class Expert:
         key = (kind, len(self._bad[kind]), len(self._bad_sides[kind]), self._reach_cut[kind],
                tuple(box.center), tuple(box.half), tuple(box.axes.ravel()), tuple(sorted(exclude)),
                tuple((tuple(b.center), tuple(b.half), tuple(b.axes.ravel()), t) for b, t in AimGoal._tops(open_tops)),
-               from_above, max_lateral, elliptic, max_distance, tuple(tilts), float(output.position.get("y", CAMERA_HEIGHT)),
+               from_above, max_lateral, elliptic, tuple(tilts), float(output.position.get("y", CAMERA_HEIGHT)),
                tuple(output.camera_aspect_ratio), id(graph))
         current = self.layout_of(output)
         if self._aim_goals[0] != current:
@@ -372,12 +368,12 @@ class Expert:
         goals = self._aim_goals[1]
         if key not in goals:  # the graph is kept with its goal so that its id stays unique
             goals[key] = (self._new_aim_goal(output, graph, box, kind, exclude, open_tops, tilts, from_above,
-                                             max_lateral, elliptic, max_distance), graph)
+                                             max_lateral, elliptic), graph)
         return goals[key][0]
 
     def _new_aim_goal(self, output, graph: NavigationGraph, box: Box, kind: Any, exclude: Iterable[str],
                       open_tops: list, tilts: np.ndarray, from_above: bool, max_lateral: float | None,
-                      elliptic: bool, max_distance: float | None) -> AimGoal:
+                      elliptic: bool) -> AimGoal:
         skip = set(exclude)
         occluders = []
         for obj in list(output.object_list) + list(output.structural_object_list):
@@ -389,11 +385,11 @@ class Expert:
                        floor=graph.floor_at if len(graph.levels) > 1 else None,
                        tilts=tilts, image_size=tuple(output.camera_aspect_ratio),
                        open_tops=open_tops, bad=self._bad[kind], from_above=from_above, max_lateral=max_lateral,
-                       elliptic=elliptic, avoid_bearings=self._bad_sides[kind], max_distance=max_distance,
+                       elliptic=elliptic, avoid_bearings=self._bad_sides[kind],
                        key=(kind, len(self._bad[kind]), len(self._bad_sides[kind]), round(self._reach_cut[kind], 2),
                             tuple(np.round(box.center, 2)), tuple(np.round(box.half, 3)),
                             tuple(round(float(t), 3) for _, t in AimGoal._tops(open_tops)),
-                            round(float(output.head_tilt)) % 10, max_distance))
+                            round(float(output.head_tilt)) % 10))
 
     # -- acting ----------------------------------------------------------------------------------------------------
     def act_at(self, output, goal: Goal, kind: Any, action: ActionChoice) -> ActionChoice | None:
@@ -529,16 +525,12 @@ class Expert:
             exclude.add(target.associated_with_agent)  # held out in front of the agent, inside its box
         kind = ("pickup", target.uuid)
         goal = None
-        aims = [(PICKUP_SHRINK, 0.0, None), (0.8, LID_FRACTION, None)]
-        if container is not None:
-            aims = [(shrink, lid, CONTAINED_AIM_DISTANCE) for shrink, lid, _ in aims] + aims
-        for shrink, lid, distance in aims:
+        for shrink, lid in ((PICKUP_SHRINK, 0.0), (0.8, LID_FRACTION)):
             open_tops = []
             if container is not None:
                 cbox = _box(container)
                 open_tops.append((cbox, cbox.top - lid * (cbox.top - cbox.bottom) - 0.005))
-            goal = self.aim_goal(output, _box(target).scaled(shrink), kind, exclude=exclude, open_tops=open_tops,
-                                 max_distance=distance)
+            goal = self.aim_goal(output, _box(target).scaled(shrink), kind, exclude=exclude, open_tops=open_tops)
             if graph.feasible(goal):
                 break
         return goal, kind, ("PickupObject", {})

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import ndimage
 
-from mcs_plugin.constants import PERFORMER_RADIUS, PERFORMER_REACH
+from mcs_plugin.constants import PERFORMER_RADIUS, PERFORMER_REACH, STANDING_CAMERA_HEIGHT
 from mcs_plugin.experts.boxes import Box
 from mcs_plugin.experts.goals import AimGoal
 from mcs_plugin.experts.graph import CLEARANCE, NavigationGraph
@@ -288,5 +288,5 @@ def tool_aim(output, box: Box, bad: set, exclude: set) -> AimGoal:
     occluders = [Box.from_metadata(o) for o in list(output.object_list) + list(output.structural_object_list)
                  if not o.held and o.uuid not in exclude and o.dimensions and o.uuid != "ceiling"]
     return AimGoal(box, occluders=occluders, reach=PERFORMER_REACH - 0.05,
-                   camera_height=float(output.position.get("y", 0.762)),
+                   camera_height=float(output.position.get("y", STANDING_CAMERA_HEIGHT)),
                    tilts=achievable_tilts(float(output.head_tilt)), image_size=tuple(output.camera_aspect_ratio), bad=bad)

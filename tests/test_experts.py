@@ -14,7 +14,7 @@ from mcs_plugin.experts import (
 )
 from mcs_plugin.experts import cli as expert_cli
 from mcs_plugin.experts.graph import graph_distance_to
-from mcs_plugin.experts.poses import achievable_tilts, center_ray_directions
+from mcs_plugin.experts.poses import achievable_tilts, center_ray_directions_many
 from mcs_plugin.geometry import convex_hull
 from mcs_plugin.sim.controller import EmbeddedController
 from sim_scenes import DATA, ball, chest, scene, wall
@@ -75,7 +75,7 @@ def test_convex_hull_is_counter_clockwise():
 def test_center_ray_and_tilts():
     assert list(achievable_tilts(0.0))[:2] == [-90.0, -80.0] and achievable_tilts(0.0)[-1] == 90.0
     assert achievable_tilts(5.0)[0] == -85.0
-    d = center_ray_directions(90.0, np.array([0.0, 30.0]))
+    d = center_ray_directions_many(np.array([90.0]), np.array([0.0, 30.0]))[0]
     assert np.allclose(d[0], [1, 0, 0], atol=1e-9)  # yaw 90 looks along +x
     assert d[1][1] == pytest.approx(-0.5)  # tilt 30 looks down
 

@@ -58,32 +58,10 @@ def achievable_tilts(current: float) -> np.ndarray:
     return np.arange(low, MAX_TILT + 1e-6, ROTATE_DEGREES)
 
 
-def center_ray_directions(yaw: float, tilts: np.ndarray, image_size: tuple[int, int] = (0, 0),
-                          fov: float = FIELD_OF_VIEW) -> np.ndarray:
-    """Unit directions (MCS x, y, z) of the ray through the centre pixel (W//2, H//2) for a yaw and head tilts.
-
-    With an unknown image size (0, 0) the exact optical axis is used.
-    """
-    a = math.radians(yaw)
-    t = np.radians(np.asarray(tilts, float))
-    sa, ca = math.sin(a), math.cos(a)
-    st, ct = np.sin(t), np.cos(t)
-    forward = np.stack([sa * ct, -st, ca * ct], axis=1)
-    up = np.stack([sa * st, ct, ca * st], axis=1)
-    right = np.array([ca, 0.0, -sa])
-    width, height = (int(image_size[0]), int(image_size[1])) if image_size else (0, 0)
-    if width > 0 and height > 0:
-        focal = (height / 2.0) / math.tan(math.radians(fov) / 2.0)
-        px, py = width // 2 + 0.5 - width / 2.0, height // 2 + 0.5 - height / 2.0
-        direction = forward * focal + right[None] * px - up * py
-    else:
-        direction = forward
-    return direction / np.linalg.norm(direction, axis=1, keepdims=True)
-
-
 def center_ray_directions_many(yaws: np.ndarray, tilts: np.ndarray, image_size: tuple[int, int] = (0, 0),
                                fov: float = FIELD_OF_VIEW) -> np.ndarray:
-    """Centre-pixel ray directions (N, T, 3) for N yaws and T tilts (see `center_ray_directions`)."""
+    """Unit directions (N, T, 3) (MCS x, y, z) of the ray through the centre pixel (W//2, H//2) for N yaws and T
+    head tilts; with an unknown image size (0, 0) the exact optical axis."""
     a = np.radians(np.asarray(yaws, float)).reshape(-1, 1)
     t = np.radians(np.asarray(tilts, float)).reshape(1, -1)
     sa, ca, st, ct = np.sin(a), np.cos(a), np.sin(t), np.cos(t)

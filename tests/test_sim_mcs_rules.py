@@ -324,3 +324,33 @@ def test_a_raised_lid_hides_the_ball_from_its_side(sim):
     out = sim.last_output
     assert (out.position["x"], out.position["z"], round(out.rotation) % 360) == pytest.approx((0.0, 2.0, 180), abs=1e-3)
     assert obj(out, "lid").visible is True and obj(out, "target").visible is False
+
+
+def _door_at(z: float) -> dict:
+    """MCS's door_4 (0.85 x 2 m frame, its panel hinged on one side and swinging 90 degrees toward +z)."""
+    return {"id": "door", "type": "door_4", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": z}}]}
+
+
+def test_opening_a_door_into_the_body_is_obstructed(sim):
+    """AI2-THOR's InteractAndWait: once the part has moved, an opened (or closed) object that overlaps the agent's
+    capsule is moved back and the action fails, OBSTRUCTED; beside the door's swing it opens."""
+    sim.start_scene(scene(_door_at(1.0), start=(-0.3, 1.5), yaw=180))
+    out = sim.step("OpenObject", objectId="door")
+    assert (out.return_status, obj(out, "door").is_open) == ("OBSTRUCTED", False)
+    sim.start_scene(scene(_door_at(1.0), start=(0.3, 1.6), yaw=180))
+    out = sim.step("OpenObject", objectId="door")
+    assert (out.return_status, obj(out, "door").is_open) == ("SUCCESSFUL", True)
+
+
+def test_closing_a_door_on_the_body_is_obstructed(sim):
+    """The same check after closing: a performer standing where the panel closes (looking up at the door's top
+    frame) keeps the door open; 0.3 m further back it closes."""
+    sim.start_scene(scene(_door_at(1.0), start=(0.0, 0.3)))
+    assert sim.step("OpenObject", objectId="door").return_status == "SUCCESSFUL"
+    assert all(out.return_status == "SUCCESSFUL" for out in run(sim, 5, "MoveAhead") + run(sim, 9, "LookUp"))
+    assert sim.last_output.position["z"] == pytest.approx(0.8, abs=1e-3)  # the body reaches 0.05 m past the panel
+    out = sim.step("CloseObject", objectId="door")
+    assert (out.return_status, obj(out, "door").is_open) == ("OBSTRUCTED", True)
+    assert all(out.return_status == "SUCCESSFUL" for out in run(sim, 3, "MoveBack") + run(sim, 2, "LookDown"))
+    out = sim.step("CloseObject", objectId="door")
+    assert (out.return_status, obj(out, "door").is_open) == ("SUCCESSFUL", False)

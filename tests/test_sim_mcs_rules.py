@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.sim_scenes import ball, chest, obj, scene, wall
+from tests.sim_scenes import ball, chest, obj, run, scene, wall
 
 SIM_DIR = Path(__file__).resolve().parents[1] / "mcs_plugin" / "sim"
 
@@ -251,3 +251,106 @@ def test_a_60_degree_ramp_stays_too_steep(sim):
     statuses = [sim.step("MoveAhead").return_status for _ in range(15)]
     assert "OBSTRUCTED" in statuses
     assert sim.last_output.camera_height < 0.762 + 0.3
+
+
+def _ball_in_lidded_container() -> dict:
+    """A soccer ball in a 0.4 m separate_container 1.5 m ahead, its lid lowered and attached by step 3 (the Eval 7
+    shell game's containers); the performer starts 1 m from the container's centre, looking 30 degrees down."""
+    container = {"id": "container", "type": "separate_container", "receptacle": True, "openable": True,
+                 "kinematic": True,
+                 "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.5}, "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}]}
+    lid = {"id": "lid", "type": "lid", "lidAttachment": {"stepBegin": 3, "lidAttachmentObjId": "container"},
+           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.6, "z": 1.5}, "scale": {"x": 0.4, "y": 0.4, "z": 0.4}}],
+           "moves": [{"stepBegin": 1, "stepEnd": 2, "vector": {"x": 0, "y": -0.1, "z": 0}}]}
+    target = {"id": "target", "type": "soccer_ball", "mass": 1, "pickupable": True, "moveable": True,
+              "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.13, "z": 1.5}}]}
+    return scene(container, lid, target, start=(0.0, 0.5), tilt=30)
+
+
+def _pixel_on(sim, object_id: str) -> tuple[int, int] | None:
+    """An image point (MCS coordinates) near the image's centre column whose ray first meets `object_id`."""
+    from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW
+    from mcs_plugin.sim.camera import pixel_ray
+
+    forward, up = sim.performer.camera_axes()
+    cam = sim.performer.camera_mj()
+    for y in range(399, -1, -1):
+        for x in (300, 290, 310):
+            geom, _ = sim.world.ray(cam, pixel_ray(x, y + 1, 600, 400, CAMERA_FIELD_OF_VIEW, forward, up))
+            hit = sim.world.owner(geom) if geom >= 0 else None
+            if hit is not None and hit.id == object_id:
+                return x, y
+    return None
+
+
+def test_a_ball_in_an_opened_container_is_taken_from_beside_it(sim):
+    """MCS's visibility rays (BaseFPSAgentController.CheckIfVisibilityPointRaycast: layers SimObjVisible and
+    agents, receptacle trigger boxes left out) meet a container's walls and its raised lid as they meet anything
+    else. Picking a ball out of an opened shell-game container by image point therefore works from beside the
+    container, where one of the ball's visibility points shows over the near wall, and is NOT_VISIBLE 0.6 m away,
+    where the image point still meets the ball but the wall hides all of its points."""
+    sim.start_scene(_ball_in_lidded_container())
+    run(sim, 3)
+    assert sim.step("OpenObject", objectId="container").return_status == "SUCCESSFUL"
+    assert obj(sim.last_output, "lid").position["z"] == pytest.approx(1.7, abs=1e-3)  # raised on the far side
+    assert sim.step("LookDown").return_status == "SUCCESSFUL"
+    for _ in range(4):
+        assert sim.step("MoveAhead").return_status == "SUCCESSFUL"
+    assert sim.last_output.position["z"] == pytest.approx(0.9, abs=1e-3)  # 0.6 m from the ball
+    assert obj(sim.last_output, "target").visible is False
+    x, y = _pixel_on(sim, "target")
+    out = sim.step("PickupObject", objectImageCoordsX=x, objectImageCoordsY=y)
+    assert (out.return_status, out.resolved_object) == ("NOT_VISIBLE", "target")
+    assert sim.step("MoveAhead").return_status == "SUCCESSFUL"  # 0.5 m: the body's axis 0.3 m from the near wall
+    assert obj(sim.last_output, "target").visible is True
+    x, y = _pixel_on(sim, "target")
+    out = sim.step("PickupObject", objectImageCoordsX=x, objectImageCoordsY=y)
+    assert (out.return_status, out.resolved_object) == ("SUCCESSFUL", "target")
+    assert obj(out, "target").held is True
+
+
+def test_a_raised_lid_hides_the_ball_from_its_side(sim):
+    """The lid opened away from the performer stands on the container's far edge; seen from that side it hides the
+    ball in the container as any other collider would."""
+    sim.start_scene(_ball_in_lidded_container())
+    run(sim, 3)
+    assert sim.step("OpenObject", objectId="container").return_status == "SUCCESSFUL"
+    # walk round to the far side: a quarter turn right, 0.5 m, a quarter turn left, 1.5 m past the container,
+    # a quarter turn left, 0.5 m, and a quarter turn left to face it from 0.5 m
+    for turn, steps in (("RotateRight", 5), ("RotateLeft", 15), ("RotateLeft", 5), ("RotateLeft", 0)):
+        run(sim, 9, turn)
+        assert all(out.return_status == "SUCCESSFUL" for out in run(sim, steps, "MoveAhead"))
+    sim.step("LookDown")
+    out = sim.last_output
+    assert (out.position["x"], out.position["z"], round(out.rotation) % 360) == pytest.approx((0.0, 2.0, 180), abs=1e-3)
+    assert obj(out, "lid").visible is True and obj(out, "target").visible is False
+
+
+def _door_at(z: float) -> dict:
+    """MCS's door_4 (0.85 x 2 m frame, its panel hinged on one side and swinging 90 degrees toward +z)."""
+    return {"id": "door", "type": "door_4", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": z}}]}
+
+
+def test_opening_a_door_into_the_body_is_obstructed(sim):
+    """AI2-THOR's InteractAndWait: once the part has moved, an opened (or closed) object that overlaps the agent's
+    capsule is moved back and the action fails, OBSTRUCTED; beside the door's swing it opens."""
+    sim.start_scene(scene(_door_at(1.0), start=(-0.3, 1.5), yaw=180))
+    out = sim.step("OpenObject", objectId="door")
+    assert (out.return_status, obj(out, "door").is_open) == ("OBSTRUCTED", False)
+    sim.start_scene(scene(_door_at(1.0), start=(0.3, 1.6), yaw=180))
+    out = sim.step("OpenObject", objectId="door")
+    assert (out.return_status, obj(out, "door").is_open) == ("SUCCESSFUL", True)
+
+
+def test_closing_a_door_on_the_body_is_obstructed(sim):
+    """The same check after closing: a performer standing where the panel closes (looking up at the door's top
+    frame) keeps the door open; 0.3 m further back it closes."""
+    sim.start_scene(scene(_door_at(1.0), start=(0.0, 0.3)))
+    assert sim.step("OpenObject", objectId="door").return_status == "SUCCESSFUL"
+    assert all(out.return_status == "SUCCESSFUL" for out in run(sim, 5, "MoveAhead") + run(sim, 9, "LookUp"))
+    assert sim.last_output.position["z"] == pytest.approx(0.8, abs=1e-3)  # the body reaches 0.05 m past the panel
+    out = sim.step("CloseObject", objectId="door")
+    assert (out.return_status, obj(out, "door").is_open) == ("OBSTRUCTED", True)
+    assert all(out.return_status == "SUCCESSFUL" for out in run(sim, 3, "MoveBack") + run(sim, 2, "LookDown"))
+    out = sim.step("CloseObject", objectId="door")
+    assert (out.return_status, obj(out, "door").is_open) == ("SUCCESSFUL", False)

@@ -16,7 +16,7 @@ from mcs_plugin.mcs.params import bool_param, check_params, choice_param, direct
 from mcs_plugin.sim.camera import pixel_ray
 from mcs_plugin.sim.coords import unity_euler_to_mj_matrix, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.observation import MAX_VISIBLE_DISTANCE
-from mcs_plugin.sim.performer import Performer
+from mcs_plugin.sim.performer import TOUCH_TOLERANCE, Performer
 from mcs_plugin.sim.world import FLOOR_ID, SimObject, World, yaw_of
 
 S = ReturnStatus
@@ -636,10 +636,26 @@ class ActionRunner:
         elif opening and self._restricted(obj):
             outcome.status = S.IS_LOCKED  # restrictOpenDoors / restrictOpenObjects: only one may ever be opened
         else:
-            if opening:
+            cam = self.performer.camera_mj()
+            self.world.set_open(obj, opening, cam)
+            if self._body_meets(obj):  # the moved part ends up in the body: put back, as AI2-THOR does
+                self.world.set_open(obj, not opening, cam)
+                outcome.status = S.OBSTRUCTED
+            elif opening:
                 self._opened_once.add(obj.id)
-            self.world.set_open(obj, opening, self.performer.camera_mj())
         return outcome
+
+    def _body_meets(self, obj: SimObject) -> bool:
+        """Whether the performer's body overlaps an object (or the lid attached to it) by more than a touch."""
+        world = self.world
+        lid = world.by_id.get(obj.attached_lid) if obj.attached_lid else None
+        with world.doors_swung_open(obj):
+            self.performer.place_capsule(world, self.performer.x, self.performer.z)
+            for geom, dist, _ in world.body_contacts():
+                owner = world.owner(geom)
+                if dist < -TOUCH_TOLERANCE and owner is not None and (owner is obj or owner is lid):
+                    return True
+        return False
 
     def _restricted(self, obj: SimObject) -> bool:
         """Whether opening `obj` is refused because another door (restrictOpenDoors) or openable object

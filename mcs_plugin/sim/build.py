@@ -481,6 +481,10 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
                 opened = (closed[0] + (open_centre - part[1])[[0, 2, 1]], np.maximum(open_size[[0, 2, 1]] / 2.0, 1e-4))
                 obj.moving_part_poses[g] = (closed, opened)
                 obj.moving_part_roles[g] = part[4]
+            elif open_pose is not None and part[4] == "door":
+                open_centre, open_size = open_pose
+                obj.swing_poses[g] = (model.geom_pos[g] + (open_centre - part[1])[[0, 2, 1]],
+                                      np.maximum(open_size[[0, 2, 1]] / 2.0, 1e-4))
         if obj.dynamic:
             joint = model.body_jntadr[obj.body_id]
             obj.qpos_adr, obj.qvel_adr = int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])

@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config-kwargs", metavar="JSON", default="{}",
                         help="experiment arguments that override the run's (e.g. '{\"max_steps\": 100}')")
     parser.add_argument("--json", action="store_true",
-                        help='print one JSON object: {"success", "episodes", "spl", ..., "by_category", "per_scene"}')
+                        help='print one JSON object: {"success", "episodes", "spl", ..., "by_category", "by_family", "per_scene"}')
     parser.add_argument("--video", metavar="DIR", help="write one GIF per episode (agent view + top-down map) here")
     parser.add_argument("--greedy", action="store_true", help="take the most likely action (default: sample)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the action sampling")

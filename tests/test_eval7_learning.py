@@ -67,7 +67,7 @@ def test_experiment_trains_on_the_train_variants_and_tests_on_the_held_out_ones(
     assert names(train["scenes"]) == sorted(p.name for p in (CONTAINERS, IMITATION, OBSTACLES))
     assert all("_0001_03" in n for n in names(test["scenes"])) and len(test["scenes"]) == 3
     assert not set(names(train["scenes"])) & set(names(test["scenes"]))
-    assert train["max_steps"] == 400 and train["task_class"] is None
+    assert train["max_steps"] == 500 and train["task_class"] is None
     with pytest.raises(FileNotFoundError, match="Eval-7"):
         MCSEval7DAggerExperimentConfig(eval7_dir=str(eval7_dir / "missing")).train_task_sampler_args(0, 1)
     with pytest.raises(FileNotFoundError, match="no train scenes"):
@@ -107,3 +107,28 @@ def test_evaluation_reports_success_per_family(eval7_dir):
     assert json.dumps(summary)  # JSON-ready
     report = format_report(records)
     assert "family" in report and "spatial" not in report and "obstacles" in report
+
+
+def test_evaluate_command_reports_a_random_policy_per_family(capsys):
+    """`mcs-plugin evaluate random SCENES --experiment FILE --json`: the measured random reference, by family."""
+    from mcs_plugin.cli import main
+
+    experiment = str(Path(__file__).resolve().parents[1] / "experiments" / "mcs_eval7_dagger.py")
+    code = main(["evaluate", "random", str(CONTAINERS), str(OBSTACLES), "--experiment", experiment, "--json",
+                 "--max-steps", "4", "--config-kwargs", '{"resolution": 32}'])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["by_family"]) == {"containers", "obstacles"} and report["episodes"] == 2
+    assert [row["family"] for row in report["per_scene"]] == ["containers", "obstacles"]
+    assert all(row["ep_length"] == 4 and row["success"] == 0.0 for row in report["per_scene"])
+    assert main(["evaluate", "random", str(CONTAINERS)]) == 2
+    assert "needs --experiment" in capsys.readouterr().err
+
+
+def test_collect_expert_records_a_real_eval7_scene(tmp_path):
+    """`mcs-plugin collect-expert` on an Eval-7 scene: a BC dataset with the expert's solved episode."""
+    from mcs_plugin.imitation.dataset import collect_expert_trajectories, read_index
+
+    stats = collect_expert_trajectories([OBSTACLES], tmp_path / "data", resolution=32, max_steps=150, progress=False)
+    assert stats["episodes"] == stats["successful"] == 1 and 30 <= stats["steps"] <= 150
+    assert [family_of(e["scene_path"]) for e in read_index(tmp_path / "data")] == ["obstacles"]

@@ -132,3 +132,24 @@ def test_collect_expert_records_a_real_eval7_scene(tmp_path):
     stats = collect_expert_trajectories([OBSTACLES], tmp_path / "data", resolution=32, max_steps=150, progress=False)
     assert stats["episodes"] == stats["successful"] == 1 and 30 <= stats["steps"] <= 150
     assert [family_of(e["scene_path"]) for e in read_index(tmp_path / "data")] == ["obstacles"]
+
+
+def test_experts_of_a_process_share_a_graphs_half_grid_refinement():
+    """Under DAgger every episode has its own expert: the half-grid graph (built where the graph finds no path, seconds
+    in an Eval-7 room) is built once per graph, not once per expert."""
+    from mcs_plugin.experts import make_expert
+    from mcs_plugin.sim.controller import EmbeddedController
+    from tests.sim_scenes import ball, scene
+
+    controller = EmbeddedController({"metadata": "oracle", "render": False})
+    try:
+        output = controller.start_scene(scene(ball(z=2.0), goal={"category": "retrieval",
+                                                                 "metadata": {"target": {"id": "ball"}}}))
+        first, second = make_expert("retrieval"), make_expert("retrieval")
+        graph = first.graph_for(output)
+        assert second.graph_for(output) is graph  # shared per scene start already
+        fine = first.fine_graph_for(output, graph)
+        assert fine.grid == pytest.approx(graph.grid / 2)
+        assert second.fine_graph_for(output, graph) is fine
+    finally:
+        controller.end_scene()

@@ -110,6 +110,31 @@ class PolicyState:
         return action
 
 
+class RandomPolicy(TrainedPolicy):
+    """Uniformly random actions from the experiment's action space: the reference a trained policy must beat."""
+
+    def start(self) -> "RandomState":
+        """A state that ignores observations."""
+        return RandomState(self.config.action_count())
+
+
+class RandomState:
+    """Draws each action uniformly from `count` actions with the evaluation's generator."""
+
+    def __init__(self, count: int):
+        self.count = count
+
+    def act(self, observations: dict, greedy: bool = False, generator: Optional[torch.Generator] = None) -> int:
+        """A uniformly random action index (`greedy` has no meaning here)."""
+        return int(torch.randint(self.count, (1,), generator=generator))
+
+
+def random_policy(experiment: str | Path, config_kwargs: Optional[dict] = None) -> RandomPolicy:
+    """A random policy over the action space and sensors of an experiment file."""
+    config = experiment_from_file(experiment)(**(config_kwargs or {}))
+    return RandomPolicy(config, torch.nn.Identity(), Path("random"))
+
+
 def load_policy(checkpoint: str | Path, experiment: Optional[str | Path] = None,
                 config_kwargs: Optional[dict] = None) -> TrainedPolicy:
     """The policy of an AllenAct checkpoint; its experiment from `experiment` (a file) or from the run folder."""

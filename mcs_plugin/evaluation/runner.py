@@ -1,4 +1,5 @@
-"""Run a trained policy on scenes, one episode per scene, and summarise per goal category."""
+"""Run a trained policy on scenes, one episode per scene, and summarise per goal category and per MCS evaluation
+task family (Eval-7 families, read from the scene's file name or its own `name`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tqdm import tqdm
 
 from mcs_plugin.evaluation.policy import TrainedPolicy
 from mcs_plugin.samplers import MCSSceneTaskSampler, list_scenes
+from mcs_plugin.scenes.families import family_of
 
 SUMMARY_METRICS = ("success", "spl", "ep_length", "distance_to_target")
 
@@ -30,6 +32,7 @@ class EpisodeRecord:
     distance_to_target: Optional[float]
     reward: float
     ended: str
+    family: str = "other"  # the MCS evaluation task family (`mcs_plugin.scenes.families.family_of`)
     video: Optional[str] = None
     extra: dict = field(default_factory=dict)
 
@@ -41,12 +44,14 @@ class EpisodeRecord:
 def _record(task: Any, video: Optional[Path]) -> EpisodeRecord:
     metrics = task.metrics()
     info = metrics.get("task_info", {})
+    scene = str(info.get("scene_path") or task.task_info.get("scene_path"))
     return EpisodeRecord(scene=str(info.get("scene_path") or task.task_info.get("scene_path")),
                          goal_category=str(task.task_info.get("goal_category")), difficulty=info.get("difficulty"),
                          success=float(metrics.get("success", 0.0)), spl=metrics.get("spl"),
                          ep_length=int(metrics.get("ep_length", task.num_steps_taken())),
                          distance_to_target=metrics.get("distance_to_target"), reward=float(metrics.get("reward", 0.0)),
-                         ended=str(info.get("ended", "")), video=None if video is None else str(video))
+                         ended=str(info.get("ended", "")), family=family_of(scene, task.task_info.get("scene_name")),
+                         video=None if video is None else str(video))
 
 
 def evaluate(policy: TrainedPolicy, scenes: Sequence[str], greedy: bool = False, seed: int = 0,
@@ -56,8 +61,8 @@ def evaluate(policy: TrainedPolicy, scenes: Sequence[str], greedy: bool = False,
     (agent view beside the top-down map) when `video_dir` is given."""
     config = policy.config
     paths = list_scenes(list(scenes))
-    args = config._sampler_args("test", None, "test", 0, 1, None)
-    args.update(scenes=paths, sensors=policy.sensors(), seed=seed, strict=False)
+    args = config._sampler_args("test", paths, "test", 0, 1, None)
+    args.update(sensors=policy.sensors(), seed=seed, strict=False)
     if max_steps is not None:
         args["max_steps"] = max_steps
     sampler = MCSSceneTaskSampler(**args)
@@ -91,7 +96,7 @@ def evaluate(policy: TrainedPolicy, scenes: Sequence[str], greedy: bool = False,
 
 
 def summarise(records: Sequence[EpisodeRecord]) -> dict[str, Any]:
-    """Means of success, SPL, episode length and final distance: overall and per goal category."""
+    """Means of success, SPL, episode length and final distance: overall, per goal category and per family."""
     def means(group: Sequence[EpisodeRecord]) -> dict[str, Any]:
         out: dict[str, Any] = {"episodes": len(group)}
         for name in SUMMARY_METRICS:
@@ -100,22 +105,29 @@ def summarise(records: Sequence[EpisodeRecord]) -> dict[str, Any]:
         return out
 
     by_category: dict[str, list[EpisodeRecord]] = defaultdict(list)
+    by_family: dict[str, list[EpisodeRecord]] = defaultdict(list)
     for record in records:
         by_category[record.goal_category].append(record)
-    return {**means(records), "by_category": {k: means(v) for k, v in sorted(by_category.items())}}
+        by_family[record.family].append(record)
+    return {**means(records), "by_category": {k: means(v) for k, v in sorted(by_category.items())},
+            "by_family": {k: means(v) for k, v in sorted(by_family.items())}}
 
 
 def format_report(records: Sequence[EpisodeRecord]) -> str:
-    """A per-category summary table and a per-scene table, as text."""
+    """Summary tables per goal category and per family, and a per-scene table, as text."""
     def number(value: Any, digits: int = 2) -> str:
         return "-" if value is None else f"{value:.{digits}f}"
 
     summary = summarise(records)
-    lines = ["goal category      episodes  success   spl  ep_length  distance (m)"]
-    rows = list(summary["by_category"].items()) + [("all", summary)]
-    for name, row in rows:
-        lines.append(f"{name:<18} {row['episodes']:>8}  {number(row['success']):>7}  {number(row['spl']):>4}  "
-                     f"{number(row['ep_length'], 1):>9}  {number(row['distance_to_target']):>12}")
+    def table(title: str, rows: list) -> list[str]:
+        out = [f"{title:<28} episodes  success   spl  ep_length  distance (m)"]
+        for name, row in rows:
+            out.append(f"{name[:28]:<28} {row['episodes']:>8}  {number(row['success']):>7}  {number(row['spl']):>4}  "
+                       f"{number(row['ep_length'], 1):>9}  {number(row['distance_to_target']):>12}")
+        return out
+
+    lines = table("goal category", list(summary["by_category"].items()) + [("all", summary)])
+    lines += [""] + table("family", list(summary["by_family"].items()) + [("all", summary)])
     lines += ["", f"{'scene':<48} success  steps  ended"]
     for r in records:
         lines.append(f"{Path(r.scene).name[:48]:<48} {int(r.success):>7}  {r.ep_length:>5}  {r.ended}")

@@ -14,6 +14,7 @@ the same actions.
 from __future__ import annotations
 
 import math
+import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -345,9 +346,14 @@ class Expert:
         return self._graph
 
     def fine_graph_for(self, output, graph: NavigationGraph) -> NavigationGraph:
-        """The half-grid graph searched where `graph` finds no path (narrow passages), built once per graph."""
+        """The half-grid graph searched where `graph` finds no path (narrow passages), built once per graph and shared
+        by the experts of a process as `graph` is (DAgger: every episode of a scene would otherwise build its own)."""
         if self._fine is None or self._fine[0] is not graph:
-            self._fine = (graph, NavigationGraph.from_metadata(output, grid=self.grid / 2, actions=self.move_actions))
+            fine = _FINE_GRAPHS.get(graph)
+            if fine is None:
+                fine = NavigationGraph.from_metadata(output, grid=self.grid / 2, actions=self.move_actions)
+                _FINE_GRAPHS[graph] = fine
+            self._fine = (graph, fine)
         return self._fine[1]
 
     def aim_goal(self, output, box: Box, kind: Any, exclude: Iterable[str] = (), open_tops: Iterable = (),
@@ -607,6 +613,7 @@ class Expert:
 
 
 _GRAPHS = SharedCache(128)  # graphs kept per process: samplers looping over their shares of scenes build each once
+_FINE_GRAPHS: "weakref.WeakKeyDictionary[NavigationGraph, NavigationGraph]" = weakref.WeakKeyDictionary()  # per graph
 
 
 def _shared_graph(output, snapshot: dict, grid: float, actions: tuple) -> NavigationGraph:

@@ -24,13 +24,17 @@ import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 from mcs_plugin.environment import MCSEnvironment
 from mcs_plugin.host import child
 from mcs_plugin.host.process import HostProcess
 
-CHILD = "tests.host_faults"
+TESTS_DIR = str(Path(__file__).resolve().parent)
+# The child imports this file by its own name from the tests folder: a `tests` package in the child's site-packages
+# (the real-MCS venv has one) would shadow this repository's namespace package `tests`.
+CHILD = "host_faults"
 ENV_VAR = "MCS_PLUGIN_TEST_FAULTS"
 STEP_FAULTS = ("kill_at_step", "exit_at_step", "hang_at_step", "raise_at_step")
 START_FAULTS = ("slow_start", "helper_process")
@@ -54,6 +58,7 @@ def fault_host(backend: str, options: dict[str, Any], faults: dict[str, Any] | N
                python_executable: str | None = None) -> HostProcess:
     """A host child (not yet started) that applies `faults` from its start."""
     env = {**os.environ, ENV_VAR: json.dumps(faults or {})}
+    env["PYTHONPATH"] = os.pathsep.join([TESTS_DIR] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     return HostProcess(backend, options, python_executable=python_executable, child=CHILD, env=env)
 
 

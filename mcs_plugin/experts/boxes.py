@@ -19,6 +19,11 @@ DOOR_SHAPE = "door"  # ObjectMetadata.shape of doors (door_4, door_4b)
 _CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
 
 
+def corner_xyz(corner) -> tuple:
+    """(x, y, z) of one `dimensions` corner: a dict as MCS reports it, or a sequence."""
+    return (corner["x"], corner["y"], corner["z"]) if isinstance(corner, dict) else tuple(corner)
+
+
 class Box:
     """An oriented box (an object's bounding box in StepMetadata `dimensions`), in MCS coordinates (y up)."""
 
@@ -31,7 +36,7 @@ class Box:
     @classmethod
     def from_corners(cls, corners: Sequence) -> Box:
         """The box spanned by 8 corner points (any order); an axis-aligned box when they do not form one."""
-        pts = np.array([[c["x"], c["y"], c["z"]] if isinstance(c, dict) else list(c) for c in corners], float)
+        pts = np.array([corner_xyz(c) for c in corners], float)
         if len(pts) == 0:
             raise ValueError("an object without dimensions")
         center = pts.mean(axis=0)
@@ -69,7 +74,7 @@ class Box:
         seen = _BOX_BY_CORNER_LIST.get(id(obj.dimensions))
         if seen is not None and seen[0] is obj.dimensions:
             return seen[1]
-        key = tuple((c["x"], c["y"], c["z"]) if isinstance(c, dict) else tuple(c) for c in obj.dimensions)
+        key = tuple(corner_xyz(c) for c in obj.dimensions)
         box = _BOX_CACHE.get(key)
         if box is None:
             box = cls.from_corners(obj.dimensions)

@@ -25,7 +25,7 @@ import numpy as np
 from mcs_plugin.constants import MOVE_DIRECTIONS as MOVE_STEPS
 from mcs_plugin.constants import PERFORMER_REACH
 from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
-from mcs_plugin.experts.boxes import AGENT_SHAPE, DOOR_SHAPE, Box, obstacle_boxes
+from mcs_plugin.experts.boxes import AGENT_SHAPE, DOOR_SHAPE, Box, corner_xyz, obstacle_boxes
 from mcs_plugin.experts.goals import AimGoal, ClearDropGoal, DropGoal, Goal, NearGoal
 from mcs_plugin.experts.graph import DEFAULT_ACTIONS, NavigationGraph, SharedCache, start_key
 from mcs_plugin.experts.poses import Pose, achievable_tilts, aim_key, angle_difference, pose_of
@@ -95,12 +95,8 @@ def layout(output) -> tuple:
 
 def _layout_row(obj) -> tuple:
     p, r, d = obj.position or {}, obj.rotation or {}, obj.dimensions or ()
-    corners = (_corner(d[0]), _corner(d[-1])) if d else ()
+    corners = (corner_xyz(d[0]), corner_xyz(d[-1])) if d else ()
     return obj.uuid, p.get("x"), p.get("y"), p.get("z"), r.get("x"), r.get("y"), r.get("z"), obj.is_open, obj.held, corners
-
-
-def _corner(c) -> tuple:
-    return (c["x"], c["y"], c["z"]) if isinstance(c, dict) else tuple(c)
 
 
 def scripted_action(output) -> ActionChoice | None:

@@ -9,7 +9,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from mcs_plugin.constants import MOVE_DISTANCE, PERFORMER_REACH
-from mcs_plugin.experts.boxes import obstacle_boxes
+from mcs_plugin.experts.boxes import corner_xyz, obstacle_boxes
 from mcs_plugin.experts.goals import NearGoal
 from mcs_plugin.experts.graph import NavigationGraph, SharedCache, start_key
 from mcs_plugin.mcs import ObjectMetadata, StepMetadata
@@ -54,7 +54,7 @@ def _shared_field(output: StepMetadata, target: ObjectMetadata, reach: float) ->
     """The graph, distance field and goal of a target, shared within a process by every episode that starts the
     same way (a training sampler starts each of its scenes many times)."""
     ignore = [target.uuid, *(o.uuid for o in output.object_list if o.held)]
-    corners = np.asarray([[c["x"], c["y"], c["z"]] for c in target.dimensions])
+    corners = np.asarray([corner_xyz(c) for c in target.dimensions])
     key = (start_key(output, ((i, b.corners) for i, b in obstacle_boxes(output, ignore))), target.uuid,
            np.round(corners, 3).tobytes(), round(reach, 4))
 

@@ -45,7 +45,7 @@ def _record(task: Any, video: Optional[Path]) -> EpisodeRecord:
     metrics = task.metrics()
     info = metrics.get("task_info", {})
     scene = str(info.get("scene_path") or task.task_info.get("scene_path"))
-    return EpisodeRecord(scene=str(info.get("scene_path") or task.task_info.get("scene_path")),
+    return EpisodeRecord(scene=scene,
                          goal_category=str(task.task_info.get("goal_category")), difficulty=info.get("difficulty"),
                          success=float(metrics.get("success", 0.0)), spl=metrics.get("spl"),
                          ep_length=int(metrics.get("ep_length", task.num_steps_taken())),

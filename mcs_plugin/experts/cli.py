@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
+
+from mcs_plugin.scenes.families import family_of
 
 HELP = "run the expert policy on scenes and report its success per goal category"
 
@@ -40,21 +41,6 @@ def register(subparsers) -> argparse.ArgumentParser:
     add_arguments(parser)
     parser.set_defaults(handler=run)
     return parser
-
-
-#: MCS evaluation scene file names: eval_<N>_<interactive|passive>_<family>_<NNNN>_<VV>.json
-_FAMILY_NAME = re.compile(r"^eval_\d+_(?:interactive|passive)_(?P<family>.+?)_\d{4}_\d{2}(?:\.json)?$")
-
-
-def family_of(scene: str | Path) -> str:
-    """The task family named by an MCS evaluation scene file (`eval_7_interactive_ramps_0001_01.json` -> `ramps`;
-    passive families keep their prefix: `passive_physics_gravity_support`); any other file name gives `other`."""
-    name = Path(str(scene)).name
-    match = _FAMILY_NAME.match(name)
-    if match is None:
-        return "other"
-    family = match.group("family")
-    return f"passive_{family}" if "_passive_" in name else family
 
 
 def by_family(result: dict) -> dict[str, dict]:

@@ -475,16 +475,15 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
         for g, part, open_pose in zip(obj.geom_ids, spec.parts, obj.part_open_centres or [None] * len(spec.parts)):
             # Lids swing up and drawers slide out; an opened door is taken out of the way (MCS does not
             # see an opened door from in front of it).
-            if open_pose is not None and part[4] in ("lid", "drawer"):
-                closed = (model.geom_pos[g].copy(), model.geom_size[g][:3].copy())
-                open_centre, open_size = open_pose
-                opened = (closed[0] + (open_centre - part[1])[[0, 2, 1]], np.maximum(open_size[[0, 2, 1]] / 2.0, 1e-4))
-                obj.moving_part_poses[g] = (closed, opened)
+            if open_pose is None:
+                continue
+            open_centre, open_size = open_pose
+            opened = (model.geom_pos[g] + (open_centre - part[1])[[0, 2, 1]], np.maximum(open_size[[0, 2, 1]] / 2.0, 1e-4))
+            if part[4] in ("lid", "drawer"):
+                obj.moving_part_poses[g] = ((model.geom_pos[g].copy(), model.geom_size[g][:3].copy()), opened)
                 obj.moving_part_roles[g] = part[4]
-            elif open_pose is not None and part[4] == "door":
-                open_centre, open_size = open_pose
-                obj.swing_poses[g] = (model.geom_pos[g] + (open_centre - part[1])[[0, 2, 1]],
-                                      np.maximum(open_size[[0, 2, 1]] / 2.0, 1e-4))
+            elif part[4] == "door":
+                obj.swing_poses[g] = opened
         if obj.dynamic:
             joint = model.body_jntadr[obj.body_id]
             obj.qpos_adr, obj.qvel_adr = int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])

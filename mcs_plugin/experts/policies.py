@@ -181,7 +181,7 @@ class Expert:
         self._graph_output: Any = None  # the step output the graph was last checked against
         self._graph_layout: tuple | None = None  # the layout the graph was last checked against
         self._layout: tuple[Any, tuple] | None = None  # (output, its layout) of the current step
-        self._aim_goals: tuple[tuple, dict] = ((), {})  # (layout, its aim goals by their arguments)
+        self._aim_goals: tuple[tuple, dict] = ((), {})  # (layout, its aim goals by their arguments and graph)
         self._structure_memo: tuple | None = None  # (layout, target id, inside a structure?)
         self._plan: list | None = None
         self._plan_kind: Any = None
@@ -363,15 +363,15 @@ class Expert:
                tuple(box.center), tuple(box.half), tuple(box.axes.ravel()), tuple(sorted(exclude)),
                tuple((tuple(b.center), tuple(b.half), tuple(b.axes.ravel()), t) for b, t in AimGoal._tops(open_tops)),
                from_above, max_lateral, elliptic, tuple(tilts), float(output.position.get("y", CAMERA_HEIGHT)),
-               tuple(output.camera_aspect_ratio), id(graph))
+               tuple(output.camera_aspect_ratio), graph)
         current = self.layout_of(output)
         if self._aim_goals[0] != current:
             self._aim_goals = (current, {})
         goals = self._aim_goals[1]
-        if key not in goals:  # the graph is kept with its goal so that its id stays unique
-            goals[key] = (self._new_aim_goal(output, graph, box, kind, exclude, open_tops, tilts, from_above,
-                                             max_lateral, elliptic), graph)
-        return goals[key][0]
+        if key not in goals:
+            goals[key] = self._new_aim_goal(output, graph, box, kind, exclude, open_tops, tilts, from_above,
+                                            max_lateral, elliptic)
+        return goals[key]
 
     def _new_aim_goal(self, output, graph: NavigationGraph, box: Box, kind: Any, exclude: Iterable[str],
                       open_tops: list, tilts: np.ndarray, from_above: bool, max_lateral: float | None,

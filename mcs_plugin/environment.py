@@ -15,13 +15,16 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from mcs_plugin.host import wire
 from mcs_plugin.host.errors import (
     SceneLost, SimulatorCrashed, SimulatorError, SimulatorGaveUp, SimulatorTimeout, SimulatorUnavailable,
 )
 from mcs_plugin.host.process import HostProcess
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mcs_plugin.mcs import Scene
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +54,7 @@ class _InlineHandle:
 
         self.controller = EmbeddedController(config)
 
-    def start_scene(self, scene: Any):
+    def start_scene(self, scene: dict | Scene):
         return self.controller.start_scene(scene)
 
     def step(self, action: str, params: dict):
@@ -170,7 +173,7 @@ class MCSEnvironment:
         """The pid of the current host child (its process-group id), or None inline / when none is running."""
         return getattr(self._handle, "pid", None)
 
-    def start_scene(self, scene: dict | str | os.PathLike, parsed: Any = None) -> Any:
+    def start_scene(self, scene: dict | str | os.PathLike, parsed: Scene | None = None) -> Any:
         """Start a scene (dict or scene-JSON path); returns its first StepMetadata. Resets the restart budget.
         `parsed`: the dict already validated (`mcs_plugin.mcs.parse_scene`), which the embedded simulator in this
         process then takes instead of validating it again (training samplers start their scenes many times)."""

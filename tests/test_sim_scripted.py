@@ -109,6 +109,21 @@ def test_ghosts_hold_still_and_collide_with_nothing(sim):
     assert obj(outs[-1], "ghost").position["y"] == pytest.approx(0.15, abs=0.01)  # falls once solid again
 
 
+def test_an_object_with_ghosts_is_physical_whenever_it_is_not_a_ghost(sim):
+    # MCSMain.UpdateGameObjectOnStep: outside its ghost range an object with `ghosts` is made non-kinematic, even one
+    # the scene made kinematic (before the range as after it); a kinematic object without ghosts stays where it is.
+    late_ghost = block("late_ghost", x=-1, y=1.0, kinematic=True, ghosts=[{"stepBegin": 30, "stepEnd": 31}])
+    ghosted = block("ghosted", x=1, y=1.0, kinematic=True, ghosts=[{"stepBegin": 0, "stepEnd": 3}])
+    plain = block("plain", y=1.0, kinematic=True)
+    sim.start_scene(scene(late_ghost, ghosted, plain))
+    outs = run(sim, 2)
+    assert obj(outs[-1], "ghosted").position["y"] == pytest.approx(1.0, abs=1e-3)  # a ghost holds still
+    outs = run(sim, 20)
+    assert obj(outs[-1], "late_ghost").position["y"] == pytest.approx(0.15, abs=0.01)  # falls before its ghost range
+    assert obj(outs[-1], "ghosted").position["y"] == pytest.approx(0.15, abs=0.01)  # falls once no longer a ghost
+    assert obj(outs[-1], "plain").position["y"] == pytest.approx(1.0, abs=1e-3)
+
+
 def test_shrouded_objects_are_not_seen_but_still_there(sim):
     shrouded = ball("shrouded", z=1.5, shrouds=[{"stepBegin": 2, "stepEnd": 3}])
     sim.start_scene(scene(shrouded))

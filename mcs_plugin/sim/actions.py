@@ -22,8 +22,9 @@ from mcs_plugin.sim.world import FLOOR_ID, SimObject, World, yaw_of
 S = ReturnStatus
 HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera
 HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at least this far above the floor)
-CONTAINER_DROP = 0.05  # an object put into a container is let go this far above its floor (Unity's spawn points
-# there lie 0.05 above the bottom of the receptacle's trigger box)
+SPAWN_POINT_LIFT = 0.05  # AI2-THOR's receptacle spawn points lie this far above the bottom of the trigger box
+PLACE_LIFT = 0.005  # and an object placed at one is let go this far above it (InstantiatePrefabTest's yoffset)
+CONTAINER_DROP = SPAWN_POINT_LIFT + PLACE_LIFT  # an object put into a container is let go this far above its floor
 SURFACE_GAP = 0.002  # an object put onto a surface is set down just above it (blocks land at once)
 AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower
 THROW_SPEED = 8.0  # m/s at force 1

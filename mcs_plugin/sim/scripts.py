@@ -8,8 +8,9 @@ as the MCS Unity app does (MCSMain.UpdateGameObjectOnStep, then Physics.Simulate
 - ``forces`` / ``torques``: Unity AddForce / AddTorque once per step in range: the body's velocity changes by
   F * 0.01 s / m (one 0.01 s physics step) or F / m with ``impulse``; ``relative`` = in the object's axes.
 - ``teleports`` (position, optional rotation), ``hides`` (gone until a later show), ``shrouds`` (not drawn, not seen, still
-  physical), ``ghosts`` (collide with nothing and hold still), ``togglePhysics`` (kinematic <-> physical),
-  ``openClose``, ``changeMaterials`` (colours), ``lidAttachment`` (a lid snaps onto its container).
+  physical), ``ghosts`` (collide with nothing and hold still; an object with ghosts is physical whenever it is not a
+  ghost), ``togglePhysics`` (kinematic <-> physical), ``openClose``, ``changeMaterials`` (colours), ``lidAttachment``
+  (a lid snaps onto its container).
 - ``triggeredBy`` objects (interactive imitation): their scripts other than ``shows`` wait until the containers of
   the goal's ``triggeredByTargetSequence`` have been opened in order, and then run with steps counted from the
   step the sequence was completed (chest_3 opened at step 15, moves 0-7 run at 15-22, changeMaterials 8 at
@@ -247,13 +248,16 @@ def _forces(world: World, obj: SimObject, spec, step: int) -> None:
 
 
 def _flags(world: World, obj: SimObject, spec, step: int) -> None:
+    """Shrouds, physics toggles, ghosts and scripted openings at a step, in MCSMain.UpdateGameObjectOnStep's order."""
     obj.shrouded = any(in_range(step, s.step_begin, s.step_end, s.repeat, s.step_wait) for s in spec.shrouds or [])
-    ghost = any(in_range(step, g.step_begin, g.step_end, g.repeat, g.step_wait) for g in spec.ghosts or [])
-    if ghost != obj.ghost:
-        world.set_ghost(obj, ghost)
     for toggle in spec.toggle_physics or []:
         if toggle.step_begin == step and obj.dynamic:
             _toggle_physics(world, obj, spec, step)
+    ghost = any(in_range(step, g.step_begin, g.step_end, g.repeat, g.step_wait) for g in spec.ghosts or [])
+    if ghost != obj.ghost:
+        world.set_ghost(obj, ghost)
+    if spec.ghosts and not ghost and obj.dynamic and obj.frozen and not obj.held:
+        world.set_frozen(obj, False)  # an object with ghosts is physical whenever it is not a ghost
     for change in spec.open_close or []:
         if change.step == step and obj.openable:
             world.set_open(obj, bool(change.open))

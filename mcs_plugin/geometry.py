@@ -1,4 +1,4 @@
-"""Plane geometry on the x-z floor shared by the simulator's goals, the experts and the drawings: hulls, gaps and
+"""Plane geometry on the x-z floor (and angles on it) shared by the simulator's goals, the experts and the drawings: hulls, gaps and
 distances to convex polygons.
 
 The hull is a monotone chain, not scipy's Qhull: for the 4-8 bounding-box corners it is given, Qhull costs about ten
@@ -11,6 +11,12 @@ import math
 from typing import Iterable, Sequence
 
 import numpy as np
+
+
+def angle_difference(a: float, b: float) -> float:
+    """Signed smallest difference a - b of two angles in degrees, in (-180, 180]."""
+    d = (a - b) % 360.0
+    return d - 360.0 if d > 180.0 else d
 
 
 def convex_hull(points: np.ndarray) -> np.ndarray:

@@ -12,9 +12,9 @@ from mcs_plugin.constants import PERFORMER_REACH, ROTATE_DEGREES
 from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
 from mcs_plugin.experts.boxes import Box
 from mcs_plugin.experts.poses import (
-    Pose, achievable_tilts, aim_key, angle_difference, center_ray_directions_many, forward_xz, right_xz,
+    Pose, achievable_tilts, aim_key, center_ray_directions_many, forward_xz, right_xz,
 )
-from mcs_plugin.geometry import Obstacles
+from mcs_plugin.geometry import Obstacles, angle_difference
 
 if TYPE_CHECKING:  # pragma: no cover
     from mcs_plugin.mcs import ObjectMetadata

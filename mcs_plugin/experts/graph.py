@@ -36,8 +36,8 @@ from mcs_plugin.constants import MOVE_DISTANCE, PERFORMER_RADIUS, ROTATE_DEGREES
 from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
 from mcs_plugin.experts.boxes import BODY_TOP, obstacle_boxes
 from mcs_plugin.experts.goals import Goal, PredicateGoal
-from mcs_plugin.experts.poses import HEADINGS, Pose, angle_difference, forward_xz, pose_of, right_xz
-from mcs_plugin.geometry import Obstacles
+from mcs_plugin.experts.poses import HEADINGS, Pose, forward_xz, pose_of, right_xz
+from mcs_plugin.geometry import Obstacles, angle_difference
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx

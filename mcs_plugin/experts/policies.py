@@ -28,8 +28,8 @@ from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
 from mcs_plugin.experts.boxes import AGENT_SHAPE, DOOR_SHAPE, Box, corner_xyz, obstacle_boxes
 from mcs_plugin.experts.goals import AimGoal, ClearDropGoal, DropGoal, Goal, NearGoal
 from mcs_plugin.experts.graph import DEFAULT_ACTIONS, NavigationGraph, SharedCache, start_key
-from mcs_plugin.experts.poses import Pose, achievable_tilts, aim_key, angle_difference, pose_of
-from mcs_plugin.geometry import Obstacles
+from mcs_plugin.experts.poses import Pose, achievable_tilts, aim_key, pose_of
+from mcs_plugin.geometry import Obstacles, angle_difference
 from mcs_plugin.experts.tool_skill import ToolSkill
 from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
 

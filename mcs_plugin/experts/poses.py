@@ -46,12 +46,6 @@ def right_xz(yaw: float) -> tuple[float, float]:
     return math.cos(a), -math.sin(a)
 
 
-def angle_difference(a: float, b: float) -> float:
-    """Signed smallest difference a - b of two angles in degrees, in (-180, 180]."""
-    d = (a - b) % 360.0
-    return d - 360.0 if d > 180.0 else d
-
-
 def achievable_tilts(current: float) -> np.ndarray:
     """Head tilts reachable from `current` with LookUp / LookDown (10 degree steps, within +-90)."""
     low = current - ROTATE_DEGREES * math.floor((current + MAX_TILT) / ROTATE_DEGREES + 1e-9)

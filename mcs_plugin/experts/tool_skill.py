@@ -11,11 +11,12 @@ import numpy as np
 
 from mcs_plugin.experts.boxes import Box
 from mcs_plugin.experts.goals import NearGoal
-from mcs_plugin.experts.poses import angle_difference, pose_of
+from mcs_plugin.experts.poses import pose_of
 from mcs_plugin.experts.tools import (
     MOVED, NO_CONTACT_SLACK, STEP, TOOL_SHAPE, FloorMap, ToolPlan, aim_box, floor_map, pickup_spot, plan_tool_moves,
     stranded, tool_aim,
 )
+from mcs_plugin.geometry import angle_difference
 
 ActionChoice = tuple[str, dict]
 FOLLOW = {1: "MoveAhead", -1: "MoveBack"}  # the move that keeps the performer's distance to a pushed / pulled tool

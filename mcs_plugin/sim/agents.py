@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
+from mcs_plugin.geometry import angle_difference
 from mcs_plugin.sim.catalog import agent_capsule
 from mcs_plugin.sim.coords import unity_euler_to_mj_matrix
 from mcs_plugin.sim.world import SimObject, World, yaw_of
@@ -71,7 +72,7 @@ OFFER_POSE = (0.114, 0.0, 0.671)
 
 def _angle_to(yaw: float, target: float) -> float:
     """Signed shortest turn (degrees) from yaw to target; an exact half turn goes without crossing yaw 0."""
-    delta = (target - yaw + 180.0) % 360.0 - 180.0
+    delta = angle_difference(target, yaw)
     if abs(abs(delta) - 180.0) < 1e-9:
         delta = 180.0 if target % 360.0 > yaw % 360.0 else -180.0
     return delta

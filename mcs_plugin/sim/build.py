@@ -485,12 +485,13 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
             elif part[4] == "door":
                 obj.swing_poses[g] = opened
         if obj.dynamic:
-            joint = model.body_jntadr[obj.body_id]
-            obj.qpos_adr, obj.qvel_adr = int(model.jnt_qposadr[joint]), int(model.jnt_dofadr[joint])
+            joint = int(model.body_jntadr[obj.body_id])
+            obj.qpos, obj.qvel = data.joint(joint).qpos, data.joint(joint).qvel
             _apply_physics_properties(obj)
             # Unity's drag and angular drag: a force -drag * m * v and a torque -angularDrag * I * omega.
-            model.dof_damping[obj.qvel_adr : obj.qvel_adr + 3] = obj.drag * model.body_mass[obj.body_id]
-            model.dof_damping[obj.qvel_adr + 3 : obj.qvel_adr + 6] = obj.angular_drag * model.body_inertia[obj.body_id]
+            damping = model.joint(joint).damping
+            damping[:3] = obj.drag * model.body_mass[obj.body_id]
+            damping[3:] = obj.angular_drag * model.body_inertia[obj.body_id]
         elif obj.plank:
             joint = model.body_jntadr[obj.body_id]
             obj.plank_dofs = (int(model.jnt_dofadr[joint]), int(model.jnt_dofadr[joint + 1]))

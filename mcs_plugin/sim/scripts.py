@@ -191,7 +191,7 @@ def _motions(world: World, obj: SimObject, spec, step: int) -> None:
             changed = True
     if changed:
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
-        velocity = world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6].copy() if obj.dynamic else None
+        velocity = obj.qvel.copy() if obj.dynamic else None
         kinematic = not obj.dynamic or obj.frozen
         # What rests on a scripted mover (a rotating cog, a moving platform, a turning block) rides along rigidly
         # unless its own `moves` move it this step (a ball lowered in its container by the same
@@ -201,7 +201,7 @@ def _motions(world: World, obj: SimObject, spec, step: int) -> None:
         new_pos, new_mat = pos + offset, turn @ mat @ local_turn
         world.set_pose(obj, new_pos, new_mat)
         if velocity is not None and not obj.frozen:  # a moved physical body keeps its motion
-            world.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = velocity
+            obj.qvel[:] = velocity
         delta = new_mat @ mat.T
         for rider, rider_pos, rider_mat in riders:
             world.set_pose(rider, new_pos + delta @ (rider_pos - pos), delta @ rider_mat)
@@ -223,7 +223,6 @@ def _move_offset(world: World, obj: SimObject, spec, step: int) -> np.ndarray | 
 
 
 def _forces(world: World, obj: SimObject, spec, step: int) -> None:
-    qvel = world.data.qvel
     mass = max(float(world.model.body_mass[obj.body_id]), 1e-9)
     mat = world.body_mat(obj)
     for force in spec.forces or []:
@@ -233,7 +232,7 @@ def _forces(world: World, obj: SimObject, spec, step: int) -> None:
                 vector = mat @ vector
             duration = 1.0 if force.impulse else UNITY_PHYSICS_STEP
             world.wake()
-            qvel[obj.qvel_adr : obj.qvel_adr + 3] += vector * duration / mass
+            obj.qvel[:3] += vector * duration / mass
     for torque in spec.torques or []:
         if in_range(step, torque.step_begin, torque.step_end, torque.repeat, torque.step_wait):
             vector = _swap(torque.vector)
@@ -244,7 +243,7 @@ def _forces(world: World, obj: SimObject, spec, step: int) -> None:
             inertia = np.maximum(world.model.body_inertia[obj.body_id], 1e-9)
             duration = 1.0 if torque.impulse else UNITY_PHYSICS_STEP
             world.wake()
-            qvel[obj.qvel_adr + 3 : obj.qvel_adr + 6] += local * duration / inertia
+            obj.qvel[3:] += local * duration / inertia
 
 
 def _flags(world: World, obj: SimObject, spec, step: int) -> None:
@@ -271,7 +270,7 @@ def _toggle_physics(world: World, obj: SimObject, spec, step: int) -> None:
     world.set_frozen(obj, not obj.frozen)
     offset = _move_offset(world, obj, spec, step) if releasing else None
     if offset is not None:
-        world.data.qvel[obj.qvel_adr : obj.qvel_adr + 3] = offset / ACTION_SECONDS
+        obj.qvel[:3] = offset / ACTION_SECONDS
 
 
 def _attach_lid(world: World, container_id: str, lid: SimObject) -> None:

@@ -116,8 +116,8 @@ class ObjectState:
     body_id: int = -1
     geom_ids: list[int] = field(default_factory=list)
     lid_geom_ids: list[int] = field(default_factory=list)
-    qpos_adr: int = -1
-    qvel_adr: int = -1
+    qpos: np.ndarray | None = None  # a dynamic object's free joint (x, y, z, qw, qx, qy, qz): a view into MjData.qpos
+    qvel: np.ndarray | None = None  # its (vx, vy, vz) world and (wx, wy, wz) body velocity: a view into MjData.qvel
     mocap_id: int = -1
     plank_dofs: tuple[int, int] = (-1, -1)  # a plank's slide and hinge degrees of freedom
     moving_part_poses: dict = field(default_factory=dict)  # geom -> ((pos, half size) closed, (pos, half size) open)
@@ -214,9 +214,10 @@ class World:
         self._group = model.geom_group.copy()
         self._ray_geom = np.zeros(1, dtype=np.int32)
         self._dynamic = [o for o in objects if o.dynamic]
-        self._dynamic_xyz = np.array([[o.qpos_adr + k for k in range(3)] for o in self._dynamic], dtype=int)
+        free_joints = model.body_jntadr[np.array([o.body_id for o in self._dynamic], dtype=int)]
+        self._dynamic_xyz = model.jnt_qposadr[free_joints][:, None] + np.arange(3)  # for gathering every position at once
         self.floor_half: tuple[float, float] = (math.inf, math.inf)  # (x, y) half extents of the floor slab
-        self._spin_dofs = np.array([o.qvel_adr + 3 + k for o in self._dynamic for k in range(3)], dtype=int)
+        self._spin_dofs = (model.jnt_dofadr[free_joints][:, None] + np.arange(3, 6)).ravel()
         self._plank_dofs = [dof for o in objects if o.plank for dof in o.plank_dofs]
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
         self._visibility_geoms: np.ndarray | None = None
@@ -422,10 +423,10 @@ class World:
         quat = matrix_to_quat(mat_mj) if mat_mj is not None else None
         obj.spin = 0.0
         if obj.dynamic:
-            self.data.qpos[obj.qpos_adr : obj.qpos_adr + 3] = pos_mj
+            obj.qpos[:3] = pos_mj
             if quat is not None:
-                self.data.qpos[obj.qpos_adr + 3 : obj.qpos_adr + 7] = quat
-            self.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
+                obj.qpos[3:] = quat
+            obj.qvel[:] = 0.0
         else:
             self.data.mocap_pos[obj.mocap_id] = pos_mj
             if quat is not None:
@@ -434,9 +435,9 @@ class World:
     def set_velocity(self, obj: SimObject, linear_mj: np.ndarray, angular_mj: np.ndarray | None = None) -> None:
         """Set a dynamic object's linear (and angular) velocity in the world frame."""
         self.wake()
-        self.data.qvel[obj.qvel_adr : obj.qvel_adr + 3] = linear_mj
+        obj.qvel[:3] = linear_mj
         if angular_mj is not None:  # a free joint's angular velocity is in the body frame
-            self.data.qvel[obj.qvel_adr + 3 : obj.qvel_adr + 6] = self.body_mat(obj).T @ np.asarray(angular_mj, float)
+            obj.qvel[3:] = self.body_mat(obj).T @ np.asarray(angular_mj, float)
 
     def add_spin(self, obj: SimObject, impulse: float) -> None:
         """An angular impulse (N m s) about the vertical (MuJoCo +z), as Unity's AddTorque, capped at MAX_ANGULAR_SPEED."""
@@ -460,7 +461,7 @@ class World:
         its centre of mass (semi-implicit, as PhysX integrates)."""
         spin = obj.spin * (1.0 - obj.angular_drag * dt)
         obj.spin = math.copysign(max(0.0, abs(spin) - deceleration * dt), spin)
-        qpos = self.data.qpos[obj.qpos_adr : obj.qpos_adr + 7]
+        qpos = obj.qpos
         half = obj.spin * dt / 2.0
         turn = np.array([math.cos(half), 0.0, 0.0, math.sin(half)])
         to_com, turned = np.empty(3), np.empty(3)
@@ -497,7 +498,7 @@ class World:
             self.model.geom_conaffinity[ids] = 0 if touches_nothing else self._conaffinity[ids]
         if obj.dynamic:
             self.model.body_gravcomp[obj.body_id] = 1.0 if (obj.frozen or obj.ghost or obj.carried) else 0.0
-            self.data.qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
+            obj.qvel[:] = 0.0
 
     def world_bounds(self, obj: SimObject) -> np.ndarray:
         """The 8 corners (MuJoCo frame) of an object's oriented bounding box."""
@@ -525,9 +526,9 @@ class World:
         """
         if self.at_rest:
             return
-        qpos, qvel = self.data.qpos, self.data.qvel
+        qvel = self.data.qvel
         # Absent (held, hidden, not yet shown) bodies do not fall through the void; kinematic ones hold still.
-        frozen = [(o, qpos[o.qpos_adr : o.qpos_adr + 7].copy()) for o in self._dynamic
+        frozen = [(o, o.qpos.copy()) for o in self._dynamic
                   if not o.present or o.frozen or o.ghost]
         spinning = [(o, self._spin_deceleration(o)) for o in self._dynamic
                     if o.spin and o.present and not (o.frozen or o.ghost or o.carried)]
@@ -542,12 +543,12 @@ class World:
             raise PhysicsError(f"the physics cannot go on: {str(error).splitlines()[0]}") from None
         self._check_warnings()
         for obj, pose in frozen:
-            qpos[obj.qpos_adr : obj.qpos_adr + 7] = pose
-            qvel[obj.qvel_adr : obj.qvel_adr + 6] = 0.0
+            obj.qpos[:] = pose
+            obj.qvel[:] = 0.0
         self._sleep(qvel)
         self._check_on_floor()
         mujoco.mj_kinematics(self.model, self.data)
-        speed = max((max(np.abs(qvel[o.qvel_adr : o.qvel_adr + 6]).max(), abs(o.spin)) for o in self._dynamic
+        speed = max((max(np.abs(o.qvel).max(), abs(o.spin)) for o in self._dynamic
                      if o.present and not (o.frozen or o.ghost)), default=0.0)
         speed = max(speed, float(np.abs(qvel[self._plank_dofs]).max(initial=0.0)))
         self._still_checks = self._still_checks + 1 if speed < REST_SPEED else 0
@@ -570,7 +571,7 @@ class World:
         for obj in self._dynamic:
             if not obj.present:
                 continue
-            v = qvel[obj.qvel_adr : obj.qvel_adr + 6]
+            v = obj.qvel
             inertia = model.body_inertia[obj.body_id] / max(model.body_mass[obj.body_id], 1e-9)
             energy = 0.5 * float(v[:3] @ v[:3]) + 0.5 * float(inertia @ (v[3:] * v[3:]))
             if energy < SLEEP_ENERGY:
@@ -615,7 +616,7 @@ class World:
                 continue
             depth = -self.lowest_point(obj)
             if depth > 1e-4:
-                self.data.qpos[obj.qpos_adr + 2] += depth
+                obj.qpos[2] += depth
                 moved = True
         if moved:
             mujoco.mj_kinematics(self.model, self.data)

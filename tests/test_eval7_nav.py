@@ -12,12 +12,13 @@ from mcs_plugin.constants import CAPSULE_TOP
 from mcs_plugin.experts.boxes import BODY_TOP, Box
 from mcs_plugin.experts.goals import AimGoal
 from mcs_plugin.experts.poses import Pose
-from mcs_plugin.experts.policies import RIM_MARGIN, run_expert
+from mcs_plugin.experts.policies import RIM_MARGIN, make_expert, run_expert
 from mcs_plugin.sim.controller import EmbeddedController
 from mcs_plugin.sim.observation import PART_ROUND, _geom_samples, part_points
 from sim_scenes import DATA, scene
 
 SHELL_GAME = DATA / "eval7" / "eval_7_interactive_shell_game_0001_01.json"
+DOORWAY_ONLY = DATA / "eval7" / "eval_7_interactive_support_relations_0001_11.json"
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +80,15 @@ def test_an_aim_into_an_opened_container_needs_a_visibility_point_in_sight():
     open_side = Pose(0.0, -0.48, 0.0)
     assert [a[0] for a in with_points.aims(open_side)] == [50.0]
     assert with_points.aims(Pose(0.0, -0.64, 0.0)) == []
+
+
+def test_expert_opens_the_door_when_only_its_doorway_sees_the_target(controller):
+    """The only poses that see the target stand in a closed doorway: the closed door hides the target from them as
+    well as standing there, so the expert looks for a door that would give it goal poses, and opens it."""
+    expert = make_expert("retrieval")
+    run = run_expert(str(DOORWAY_ONLY), controller=controller, max_steps=80, expert=expert)
+    assert run.ended == "step limit", run.ended
+    assert list(expert._doors.values()) == ["door_d13c64a7-f8bf-403f-a1bd-a8ebff3d99f2"]
 
 
 @pytest.mark.slow

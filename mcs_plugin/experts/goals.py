@@ -3,6 +3,7 @@ beside a target) with the x-z region where they lie, which the navigation graph'
 
 from __future__ import annotations
 
+import copy as copy_module
 import math
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
@@ -144,6 +145,17 @@ class AimGoal(Goal):
         self.key = key if key is not None else ("aim", tuple(np.round(box.center, 3)), round(self.reach, 3),
                                                 len(self.bad), tuple(np.round(self.tilts, 1)))
         self._aims: dict[tuple[float, float, float], list[tuple[float, float, float]]] = {}  # pose -> its aims
+
+    def without_occluders(self, boxes: Sequence[Box]) -> AimGoal:
+        """A copy of this goal for which `boxes` (closed doors, to see whether opening them helps) hide nothing."""
+        def listed(occ: Box) -> bool:
+            return any(np.allclose(occ.center, b.center) and np.allclose(occ.half, b.half) for b in boxes)
+
+        relaxed = copy_module.copy(self)
+        relaxed.occluders = [o for o in self.occluders if not listed(o)]
+        relaxed._aims = {}
+        relaxed.key = (self.key, "without", tuple(tuple(np.round(b.center, 3)) for b in boxes))
+        return relaxed
 
     @staticmethod
     def _tops(open_tops: Iterable) -> list[tuple[Box, float]]:

@@ -392,6 +392,8 @@ class Expert:
         for obj in list(output.object_list) + list(output.structural_object_list):
             if obj.held or obj.uuid in skip or not obj.dimensions or obj.uuid == "ceiling":
                 continue
+            if obj.shape == DOOR_SHAPE and obj.is_open:
+                continue  # its box stays that of the closed door; the panel has swung out of the doorway
             occluders.append(_box(obj))
         reach = PERFORMER_REACH - REACH_MARGIN - self._reach_cut[kind]
         return AimGoal(box, occluders, reach=reach, camera_height=float(output.position.get("y", CAMERA_HEIGHT)),
@@ -498,6 +500,8 @@ class Expert:
         pose = pose_of(output)
         relaxed = NavigationGraph.from_metadata(output, grid=self.grid, actions=self.move_actions,
                                                 ignore={d.uuid for d in doors})
+        if isinstance(goal, AimGoal):
+            goal = goal.without_occluders([_box(d) for d in doors])  # nor do they hide what is behind them
         if not relaxed.feasible(goal):
             return None
         path = relaxed.plan(pose, goal, max_expansions=self.max_expansions)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from mcs_plugin.mcs import ObjectMetadata, StepMetadata
 
 BODY_TOP = CAPSULE_TOP + 0.05  # metres above the floor: objects entirely above this do not obstruct the performer
-# (MCS's capsule reaches CAPSULE_TOP; occluders' poles 1.35 m up let it pass)
+# (MCS's capsule reaches CAPSULE_TOP; 5 cm to spare; occluders' poles 1.35 m up let it pass)
 AGENT_SHAPE = "agent"  # ObjectMetadata.shape of simulation agents
 DOOR_SHAPE = "door"  # ObjectMetadata.shape of doors (door_4, door_4b)
 BALL_SHAPE = "ball"  # ObjectMetadata.shape of balls (round: MCS's visibility points lie on their sphere)

@@ -28,6 +28,8 @@ STANDING, CRAWLING, LYING = "STANDING", "CRAWLING", "LYING"
 POSE_CAMERA_HEIGHT: dict[str, float] = {STANDING: 0.762, CRAWLING: 0.381, LYING: 0.1}
 POSE_BODY_HEIGHT: dict[str, float] = {STANDING: 1.23, CRAWLING: 0.6, LYING: 0.2}
 STANDING_CAMERA_HEIGHT = POSE_CAMERA_HEIGHT[STANDING]
+CAPSULE_TOP = 1.047  # top of MCS's performer capsule above the feet (radius 0.251, height 1.23, centre 0.33 under the
+# camera): nothing higher meets the body (MCS scenes hang occluders' poles 1.35 m up across the way)
 
 # Metadata tiers of MCS 0.7.4 ("default": the tier when no metadata key is set) and the names older MCS used.
 ORACLE, LEVEL2, LEVEL1, NONE, DEFAULT = "oracle", "level2", "level1", "none", "default"

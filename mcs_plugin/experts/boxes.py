@@ -6,16 +6,17 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
-from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
+from mcs_plugin.constants import CAPSULE_TOP, STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
 from mcs_plugin.geometry import convex_hull
 
 if TYPE_CHECKING:  # pragma: no cover
     from mcs_plugin.mcs import ObjectMetadata, StepMetadata
 
-BODY_TOP = 1.5  # metres above the floor: objects entirely above this do not obstruct the performer (the embedded
-# simulator's capsule floats 0.23 m up and reaches 1.46 m: occluder poles 1.35 m up stop it)
+BODY_TOP = CAPSULE_TOP + 0.05  # metres above the floor: objects entirely above this do not obstruct the performer
+# (MCS's capsule reaches CAPSULE_TOP; 5 cm to spare; occluders' poles 1.35 m up let it pass)
 AGENT_SHAPE = "agent"  # ObjectMetadata.shape of simulation agents
 DOOR_SHAPE = "door"  # ObjectMetadata.shape of doors (door_4, door_4b)
+BALL_SHAPE = "ball"  # ObjectMetadata.shape of balls (round: MCS's visibility points lie on their sphere)
 _CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
 
 

@@ -3,12 +3,13 @@ beside a target) with the x-z region where they lie, which the navigation graph'
 
 from __future__ import annotations
 
+import copy as copy_module
 import math
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from mcs_plugin.constants import PERFORMER_REACH, ROTATE_DEGREES
+from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, PERFORMER_REACH, ROTATE_DEGREES
 from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
 from mcs_plugin.experts.boxes import Box
 from mcs_plugin.experts.poses import (
@@ -105,7 +106,9 @@ class AimGoal(Goal):
     ray's vertical plane (aim at the middle of the side facing the performer); `avoid_bearings` (degrees, the
     direction from the box to the camera) are sides from which an aim hit something else before (an opened lid
     that stands up on that side, say), avoided within `bearing_tolerance`; `floor(x, z)` (the navigation graph's
-    surface heights) puts the camera CAMERA_HEIGHT above the surface of each pose instead of at `camera_height`.
+    surface heights) puts the camera CAMERA_HEIGHT above the surface of each pose instead of at `camera_height`;
+    `points` (world, (P, 3)) are the target's visibility points: MCS acts on the object the crosshair names only
+    when one of them is in the image, within reach and in sight (no occluder, no open top's wall in the way).
     """
 
     def __init__(self, box: Box, occluders: Sequence[Box] = (), reach: float = PERFORMER_REACH,
@@ -113,8 +116,10 @@ class AimGoal(Goal):
                  image_size: tuple[int, int] = (0, 0), open_tops: Sequence[Box] = (), bad: Iterable[tuple] = (),
                  key: Any = None, from_above: bool = False, max_lateral: float | None = None,
                  elliptic: bool = False, avoid_bearings: Sequence[float] = (), bearing_tolerance: float = 75.0,
-                 floor: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None):
+                 floor: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+                 points: np.ndarray | None = None):
         self.box = box
+        self.points = None if points is None else np.asarray(points, float).reshape(-1, 3)
         self.reach = float(reach)
         self.camera_height = float(camera_height)
         self.floor = floor
@@ -141,6 +146,17 @@ class AimGoal(Goal):
                                                 len(self.bad), tuple(np.round(self.tilts, 1)))
         self._aims: dict[tuple[float, float, float], list[tuple[float, float, float]]] = {}  # pose -> its aims
 
+    def without_occluders(self, boxes: Sequence[Box]) -> AimGoal:
+        """A copy of this goal for which `boxes` (closed doors, to see whether opening them helps) hide nothing."""
+        def listed(occ: Box) -> bool:
+            return any(np.allclose(occ.center, b.center) and np.allclose(occ.half, b.half) for b in boxes)
+
+        relaxed = copy_module.copy(self)
+        relaxed.occluders = [o for o in self.occluders if not listed(o)]
+        relaxed._aims = {}
+        relaxed.key = (self.key, "without", tuple(tuple(np.round(b.center, 3)) for b in boxes))
+        return relaxed
+
     @staticmethod
     def _tops(open_tops: Iterable) -> list[tuple[Box, float]]:
         return [(o, o.top - 0.005) if isinstance(o, Box) else (o[0], float(o[1])) for o in open_tops]
@@ -161,14 +177,42 @@ class AimGoal(Goal):
             local = (hit - self.box.center) @ self.box.axes.T
             ok &= (local[..., 0] / self.box.half[0]) ** 2 + (local[..., 2] / self.box.half[2]) ** 2 <= 1.0
         if ok.any():
-            for occ in self.occluders:
-                ok &= ~(occ.ray_entry(o, dirs) < t - 1e-3)
-            for container, wall_top in self.open_tops:
-                walls = Box(container.center, container.axes, container.half * np.array([1.0, 1e4, 1.0]))
-                t_in = walls.ray_entry(o, dirs)
-                y_in = o[..., 1] + dirs[..., 1] * np.where(np.isfinite(t_in), t_in, 0.0)
-                ok &= ~((t_in < t) & (y_in < wall_top))
+            ok &= ~self._blocked(o, dirs, t)
+        if self.points is not None and ok.any():
+            ok &= self._points_seen(origin, yaw)
         return ok, t, dirs, origin
+
+    def _blocked(self, origin: np.ndarray, dirs: np.ndarray, dist: np.ndarray) -> np.ndarray:
+        """Whether sight lines (unit `dirs` from `origin`, `dist` long) meet an occluder or enter an open top's walls
+        below their top before their end."""
+        blocked = np.zeros(dist.shape, bool)
+        for occ in self.occluders:
+            blocked |= occ.ray_entry(origin, dirs) < dist - 1e-3
+        for container, wall_top in self.open_tops:
+            walls = Box(container.center, container.axes, container.half * np.array([1.0, 1e4, 1.0]))
+            t_in = walls.ray_entry(origin, dirs)
+            y_in = origin[..., 1] + dirs[..., 1] * np.where(np.isfinite(t_in), t_in, 0.0)
+            blocked |= (t_in < dist - 1e-3) & (y_in < wall_top)
+        return blocked
+
+    def _points_seen(self, origin: np.ndarray, yaw: np.ndarray) -> np.ndarray:
+        """(N, T): whether one of the target's visibility points is in the image at each tilt, within reach and in
+        sight from each of N camera positions."""
+        delta = self.points[None] - origin[:, None]  # (N, P, 3)
+        dist = np.linalg.norm(delta, axis=-1)
+        dirs = delta / np.maximum(dist, 1e-9)[..., None]
+        clear = (dist <= self.reach) & ~self._blocked(origin[:, None], dirs, dist)  # (N, P)
+        a = np.radians(yaw).reshape(-1, 1, 1)
+        t = np.radians(self.tilts).reshape(1, -1, 1)
+        d = dirs[:, None]  # (N, 1, P, 3)
+        right = d[..., 0] * np.cos(a) - d[..., 2] * np.sin(a)
+        level = d[..., 0] * np.sin(a) + d[..., 2] * np.cos(a)  # along the heading
+        depth = level * np.cos(t) - d[..., 1] * np.sin(t)
+        up = level * np.sin(t) + d[..., 1] * np.cos(t)
+        width, height = self.image_size if self.image_size[0] and self.image_size[1] else (3, 2)
+        tan_v = math.tan(math.radians(CAMERA_FIELD_OF_VIEW) / 2.0)
+        in_view = (depth > 1e-6) & (np.abs(up) < tan_v * depth) & (np.abs(right) < tan_v * width / height * depth)
+        return (in_view & clear[:, None]).any(axis=-1)
 
     def batch(self, x, z, yaw) -> np.ndarray:
         """Whether some tilt works from each of N poses (vectorised; failed aims in `bad` are not excluded)."""

@@ -25,13 +25,14 @@ import numpy as np
 from mcs_plugin.constants import MOVE_DIRECTIONS as MOVE_STEPS
 from mcs_plugin.constants import PERFORMER_REACH
 from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
-from mcs_plugin.experts.boxes import AGENT_SHAPE, DOOR_SHAPE, Box, corner_xyz, obstacle_boxes
+from mcs_plugin.experts.boxes import AGENT_SHAPE, BALL_SHAPE, DOOR_SHAPE, Box, corner_xyz, obstacle_boxes
 from mcs_plugin.experts.goals import AimGoal, ClearDropGoal, DropGoal, Goal, NearGoal
 from mcs_plugin.experts.graph import DEFAULT_ACTIONS, NavigationGraph, SharedCache, start_key
 from mcs_plugin.experts.poses import Pose, achievable_tilts, aim_key, pose_of
 from mcs_plugin.geometry import Obstacles, angle_difference
 from mcs_plugin.experts.tool_skill import ToolSkill
 from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
+from mcs_plugin.sim.observation import PART_BOX, PART_ROUND, part_points
 
 ActionChoice = tuple[str, dict]
 
@@ -49,6 +50,7 @@ TRAVERSAL_MARGIN = 0.1  # and traversal this much inside it
 HELD_AHEAD = 0.24  # a held object's near face is about this far ahead of the camera (MCS)
 PICKUP_SHRINK = 0.5  # aim at the middle half of a target's bounding box
 LID_FRACTION = 0.1  # relaxed aims: an open container's walls end this fraction of its height below its top
+RIM_MARGIN = 0.02  # sight lines into an opened container pass this far over its walls (a ray grazing the rim meets it)
 CONTAINER_SHRINK = 0.7
 TOP_SHRINK = 0.6  # aim at the middle of a receptacle's top (inside the ellipse inscribed in its footprint) ...
 TOP_INSET = 0.05  # ... or anywhere at least this far inside that ellipse
@@ -84,6 +86,13 @@ def _box(obj) -> Box:
 
 def _centre(obj) -> np.ndarray:
     return _box(obj).center
+
+
+def visibility_points(obj) -> np.ndarray:
+    """World points (P, 3) where MCS looks for an object (its bounding box's part_points; a ball's on its sphere)."""
+    box = _box(obj)
+    points = part_points(tuple(2.0 * box.half), PART_ROUND if obj.shape == BALL_SHAPE else PART_BOX)
+    return box.center + points @ box.axes
 
 
 def layout(output) -> tuple:
@@ -353,7 +362,8 @@ class Expert:
         return self._fine[1]
 
     def aim_goal(self, output, box: Box, kind: Any, exclude: Iterable[str] = (), open_tops: Iterable = (),
-                 from_above: bool = False, max_lateral: float | None = None, elliptic: bool = False) -> AimGoal:
+                 from_above: bool = False, max_lateral: float | None = None, elliptic: bool = False,
+                 points: np.ndarray | None = None) -> AimGoal:
         """Poses from which the image centre hits `box` within reach (see AimGoal), remembering failed aims; the same
         goal object while nothing moves, so that what it worked out for a pose is kept."""
         open_tops = list(open_tops)
@@ -362,7 +372,8 @@ class Expert:
         key = (kind, len(self._bad[kind]), len(self._bad_sides[kind]), self._reach_cut[kind],
                tuple(box.center), tuple(box.half), tuple(box.axes.ravel()), tuple(sorted(exclude)),
                tuple((tuple(b.center), tuple(b.half), tuple(b.axes.ravel()), t) for b, t in AimGoal._tops(open_tops)),
-               from_above, max_lateral, elliptic, tuple(tilts), float(output.position.get("y", CAMERA_HEIGHT)),
+               from_above, max_lateral, elliptic, None if points is None else points.tobytes(), tuple(tilts),
+               float(output.position.get("y", CAMERA_HEIGHT)),
                tuple(output.camera_aspect_ratio), graph)
         current = self.layout_of(output)
         if self._aim_goals[0] != current:
@@ -370,28 +381,30 @@ class Expert:
         goals = self._aim_goals[1]
         if key not in goals:
             goals[key] = self._new_aim_goal(output, graph, box, kind, exclude, open_tops, tilts, from_above,
-                                            max_lateral, elliptic)
+                                            max_lateral, elliptic, points)
         return goals[key]
 
     def _new_aim_goal(self, output, graph: NavigationGraph, box: Box, kind: Any, exclude: Iterable[str],
                       open_tops: list, tilts: np.ndarray, from_above: bool, max_lateral: float | None,
-                      elliptic: bool) -> AimGoal:
+                      elliptic: bool, points: np.ndarray | None = None) -> AimGoal:
         skip = set(exclude)
         occluders = []
         for obj in list(output.object_list) + list(output.structural_object_list):
             if obj.held or obj.uuid in skip or not obj.dimensions or obj.uuid == "ceiling":
                 continue
+            if obj.shape == DOOR_SHAPE and obj.is_open:
+                continue  # its box stays that of the closed door; the panel has swung out of the doorway
             occluders.append(_box(obj))
         reach = PERFORMER_REACH - REACH_MARGIN - self._reach_cut[kind]
         return AimGoal(box, occluders, reach=reach, camera_height=float(output.position.get("y", CAMERA_HEIGHT)),
                        floor=graph.floor_at if len(graph.levels) > 1 else None,
                        tilts=tilts, image_size=tuple(output.camera_aspect_ratio),
                        open_tops=open_tops, bad=self._bad[kind], from_above=from_above, max_lateral=max_lateral,
-                       elliptic=elliptic, avoid_bearings=self._bad_sides[kind],
+                       elliptic=elliptic, avoid_bearings=self._bad_sides[kind], points=points,
                        key=(kind, len(self._bad[kind]), len(self._bad_sides[kind]), round(self._reach_cut[kind], 2),
                             tuple(np.round(box.center, 2)), tuple(np.round(box.half, 3)),
                             tuple(round(float(t), 3) for _, t in AimGoal._tops(open_tops)),
-                            round(float(output.head_tilt)) % 10))
+                            round(float(output.head_tilt)) % 10, points is not None))
 
     # -- acting ----------------------------------------------------------------------------------------------------
     def act_at(self, output, goal: Goal, kind: Any, action: ActionChoice) -> ActionChoice | None:
@@ -487,6 +500,8 @@ class Expert:
         pose = pose_of(output)
         relaxed = NavigationGraph.from_metadata(output, grid=self.grid, actions=self.move_actions,
                                                 ignore={d.uuid for d in doors})
+        if isinstance(goal, AimGoal):
+            goal = goal.without_occluders([_box(d) for d in doors])  # nor do they hide what is behind them
         if not relaxed.feasible(goal):
             return None
         path = relaxed.plan(pose, goal, max_expansions=self.max_expansions)
@@ -527,12 +542,14 @@ class Expert:
             exclude.add(target.associated_with_agent)  # held out in front of the agent, inside its box
         kind = ("pickup", target.uuid)
         goal = None
+        points = visibility_points(target) if container is not None else None  # walls may hide it
         for shrink, lid in ((PICKUP_SHRINK, 0.0), (0.8, LID_FRACTION)):
             open_tops = []
             if container is not None:
                 cbox = _box(container)
-                open_tops.append((cbox, cbox.top - lid * (cbox.top - cbox.bottom) - 0.005))
-            goal = self.aim_goal(output, _box(target).scaled(shrink), kind, exclude=exclude, open_tops=open_tops)
+                open_tops.append((cbox, cbox.top - lid * (cbox.top - cbox.bottom) + RIM_MARGIN))
+            goal = self.aim_goal(output, _box(target).scaled(shrink), kind, exclude=exclude, open_tops=open_tops,
+                                 points=points)
             if graph.feasible(goal):
                 break
         return goal, kind, ("PickupObject", {})

@@ -11,7 +11,7 @@ import numpy as np
 from PIL import Image
 
 from mcs_plugin.constants import (
-    CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, DEFAULT, GROUP_PERFORMER, LEVEL1, MOVE_DIRECTIONS, NONE, ORACLE,
+    CAMERA_FIELD_OF_VIEW, CAPSULE_TOP, CLIPPING_PLANES, DEFAULT, GROUP_PERFORMER, LEVEL1, MOVE_DIRECTIONS, NONE, ORACLE,
     PERFORMER_RADIUS, PERFORMER_REACH, STANDING, STANDING_CAMERA_HEIGHT, TIERS_WITH_WORLD_STATE,
 )
 from mcs_plugin.mcs import (
@@ -30,7 +30,7 @@ from mcs_plugin.mcs.goal import end_scene_record
 from mcs_plugin.sim.actions import ActionRunner, Outcome
 from mcs_plugin.sim.agents import Agents
 from mcs_plugin.sim.observation import objects_metadata, stable_color, visible_objects
-from mcs_plugin.sim.performer import CAPSULE_TOP, Performer
+from mcs_plugin.sim.performer import Performer
 from mcs_plugin.sim.reward import goal_achieved, step_reward
 from mcs_plugin.sim.scripts import (
     TriggerSequence,

@@ -71,18 +71,30 @@ def _box_lattice(full: tuple[float, float, float]) -> np.ndarray:
     return points
 
 
-def _geom_samples(model: mujoco.MjModel, geom: int) -> np.ndarray:
-    """A geom's visibility points in its own frame: its box lattice, moved onto round surfaces, just inside."""
-    half = model.geom_aabb[geom, 3:]
-    offsets = _box_lattice(tuple(float(v) for v in 2.0 * half)) * SAMPLE_INSET
-    kind = model.geom_type[geom]
-    if kind in _ROUND:  # spheres and ellipsoids: on the surface, not at the box corners
+PART_BOX, PART_ROUND, PART_ROUND_SIDES = "box", "round", "round_sides"  # kinds of part for part_points
+
+
+def part_points(full: tuple[float, float, float], kind: str = PART_BOX) -> np.ndarray:
+    """MCS's visibility points of one part of an object, relative to its centre in its own frame (full extents
+    `full`): its box lattice just inside the surface, moved onto the surface of a sphere (PART_ROUND) or pulled onto
+    the round side of a cylinder whose axis is the third one (PART_ROUND_SIDES). The expert predicts with it what
+    the simulator will see."""
+    half = np.asarray(full, float) / 2.0
+    offsets = _box_lattice(tuple(float(v) for v in full)) * SAMPLE_INSET
+    if kind == PART_ROUND:  # spheres and ellipsoids: on the surface, not at the box corners
         norm = np.linalg.norm(offsets, axis=1, keepdims=True)
         offsets = offsets / np.maximum(norm, 1e-9) * SAMPLE_INSET
-    elif kind in _ROUND_SIDES:  # cylinders (axis z): corners pulled onto the round side
+    elif kind == PART_ROUND_SIDES:  # cylinders: corners pulled onto the round side
         radial = np.linalg.norm(offsets[:, :2], axis=1, keepdims=True)
         offsets[:, :2] *= np.where(radial > SAMPLE_INSET, SAMPLE_INSET / np.maximum(radial, 1e-9), 1.0)
-    return model.geom_aabb[geom, :3] + half * offsets
+    return half * offsets
+
+
+def _geom_samples(model: mujoco.MjModel, geom: int) -> np.ndarray:
+    """A geom's visibility points in its own frame (part_points of its bounding box)."""
+    kind = model.geom_type[geom]
+    part = PART_ROUND if kind in _ROUND else PART_ROUND_SIDES if kind in _ROUND_SIDES else PART_BOX
+    return model.geom_aabb[geom, :3] + part_points(tuple(float(v) for v in 2.0 * model.geom_aabb[geom, 3:]), part)
 
 
 _GRID = 12  # a coarse grid of image rays finds the floor, structures and doors whose samples lie off screen

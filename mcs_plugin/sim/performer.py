@@ -9,8 +9,8 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.constants import (
-    CRAWLING, GROUP_PERFORMER, LYING, MAX_RISE, MAX_TILT, MOVE_DIRECTIONS, MOVE_DISTANCE, PERFORMER_RADIUS,
-    POSE_BODY_HEIGHT, POSE_CAMERA_HEIGHT, STANDING, SUPPORT_RADIUS,
+    CAPSULE_TOP, CRAWLING, GROUP_PERFORMER, LYING, MAX_RISE, MAX_TILT, MOVE_DIRECTIONS, MOVE_DISTANCE,
+    PERFORMER_RADIUS, POSE_BODY_HEIGHT, POSE_CAMERA_HEIGHT, STANDING, SUPPORT_RADIUS,
 )
 from mcs_plugin.sim.coords import camera_axes_mj, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.world import SimObject, World
@@ -18,7 +18,6 @@ from mcs_plugin.sim.world import SimObject, World
 AXIS_LOW, AXIS_HIGH = 0.068, 0.796  # Unity's capsule segment (height 1.23, radius 0.251, centre 0.33 below the camera)
 FOOT_CLEARANCE = 0.23  # the capsule floats this far above the floor: low obstacles only touch its lower sphere
 POSE_CLEARANCE = {STANDING: FOOT_CLEARANCE, CRAWLING: 0.1, LYING: 0.02}  # legacy poses keep low bodies low
-CAPSULE_TOP = 1.047  # top of Unity's capsule above the feet: height matching casts down from here
 # MCS carries a performer whose axis is 0.12 or 0.16 m off a rotating cog's collider when the action starts, not 0.20 or
 # 0.26 m (boarding and leaving a cog lying flat on the floor).
 MOVER_CARRY_RADIUS = 0.18
@@ -82,12 +81,15 @@ class Performer:
     def place_capsule(self, world: World, x: float, z: float, pose: str | None = None) -> None:
         """Put the collision body of a pose at (x, z) (MuJoCo data updated for distance queries): a capsule-like
         body of radius PERFORMER_RADIUS, as a sphere at its lower end and a cylinder above it (MuJoCo's capsule-box
-        distance is wrong when a box pierces the capsule's axis), floating POSE_CLEARANCE above the floor."""
-        body_height = POSE_BODY_HEIGHT[pose or self.pose]
+        distance is wrong when a box pierces the capsule's axis), floating POSE_CLEARANCE above the floor and
+        ending no higher than Unity's capsule (CAPSULE_TOP: one walks under a pole 1.35 m up)."""
+        pose = pose or self.pose
+        clearance = POSE_CLEARANCE[pose]
+        body_height = min(POSE_BODY_HEIGHT[pose], self._top_over_feet(pose) - clearance)
         model, data = world.model, world.data
         radius = float(model.geom_size[world.performer_geom][0])
         length = max(body_height - 2.0 * radius, 0.02)  # from the lower sphere's centre to the top
-        low = self.floor_y + POSE_CLEARANCE[pose or self.pose] + radius
+        low = self.floor_y + clearance + radius
         model.geom_size[world.performer_geom][1] = length / 2.0 + radius / 2.0
         model.geom_rbound[world.performer_geom] = math.hypot(radius, length / 2.0 + radius / 2.0)
         data.geom_xpos[world.performer_geom] = (x, z, low + (length + radius) / 2.0)
@@ -129,9 +131,14 @@ class Performer:
         self.place_capsule(world, self.x, self.z)
         return blocked
 
+    @staticmethod
+    def _top_over_feet(pose: str) -> float:
+        """How far the top of Unity's capsule is above the feet in a pose (it keeps its place under the camera)."""
+        return POSE_CAMERA_HEIGHT[pose] + CAPSULE_TOP - POSE_CAMERA_HEIGHT[STANDING]
+
     def _body_top(self) -> float:
         """Height of the top of the body (where MCS starts its cast for the structure below)."""
-        return self.floor_y + POSE_CAMERA_HEIGHT[self.pose] + CAPSULE_TOP - POSE_CAMERA_HEIGHT[STANDING]
+        return self.floor_y + self._top_over_feet(self.pose)
 
     def standing_height(self, world: World, x: float, z: float, top: float | None = None) -> float:
         """Height of the structure the performer would stand on at (x, z) (its current height if what is below

@@ -1,0 +1,98 @@
+"""Expert skills for Eval-7's non-tool families: the performer's body height (walking under occluders' poles) and
+aims at a target inside an opened container (MCS's visibility check after the crosshair names it)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from mcs_plugin.constants import CAPSULE_TOP
+from mcs_plugin.experts.boxes import BODY_TOP, Box
+from mcs_plugin.experts.goals import AimGoal
+from mcs_plugin.experts.poses import Pose
+from mcs_plugin.experts.policies import RIM_MARGIN, make_expert, run_expert
+from mcs_plugin.sim.controller import EmbeddedController
+from mcs_plugin.sim.observation import PART_ROUND, _geom_samples, part_points
+from sim_scenes import DATA, scene
+
+SHELL_GAME = DATA / "eval7" / "eval_7_interactive_shell_game_0001_01.json"
+DOORWAY_ONLY = DATA / "eval7" / "eval_7_interactive_support_relations_0001_11.json"
+
+
+@pytest.fixture(scope="module")
+def controller():
+    return EmbeddedController({"metadata": "oracle", "render": False, "reward_mode": "seed"})
+
+
+def _bar(y: float) -> dict:
+    """A 0.1 m thick horizontal structure across the room, its bottom `y` above the floor, 1 m ahead."""
+    return {"id": "bar", "type": "cube", "kinematic": True, "structure": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": y + 0.05, "z": 1.0},
+                       "scale": {"x": 9.0, "y": 0.1, "z": 0.1}}]}
+
+
+@pytest.mark.parametrize("bottom, passes", [(1.35, True), (CAPSULE_TOP + 0.02, True), (CAPSULE_TOP - 0.05, False)])
+def test_the_body_passes_under_what_is_above_its_capsule(controller, bottom, passes):
+    """MCS's capsule ends CAPSULE_TOP over the feet: an occluder's pole 1.35 m up does not stop the performer."""
+    controller.start_scene(scene(_bar(bottom)))
+    statuses = {controller.step("MoveAhead").return_status for _ in range(15)}
+    assert (statuses == {"SUCCESSFUL"}) == passes
+    assert BODY_TOP > CAPSULE_TOP and BODY_TOP < 1.35  # the expert plans with the same body
+
+
+def test_the_experts_visibility_points_are_the_simulators(controller):
+    """The expert predicts what MCS sees with the simulator's own rule: a ball's points in the world match those
+    the simulator casts rays to."""
+    controller.start_scene(scene({"id": "ball", "type": "soccer_ball", "mass": 1, "pickupable": True,
+                                  "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.11, "z": 1.0}}]}))
+    world = controller.world
+    geom = next(g for g in range(world.model.ngeom) if world.geom_owner[g] >= 0
+                and world.objects[world.geom_owner[g]].id == "ball")
+    local = _geom_samples(world.model, geom)
+    half = world.model.geom_aabb[geom, 3:]
+    expected = world.model.geom_aabb[geom, :3] + part_points(tuple(2.0 * half), PART_ROUND)
+    assert np.allclose(local, expected)
+    assert len(local) == 14 and np.allclose(np.linalg.norm(local - world.model.geom_aabb[geom, :3], axis=1),
+                                            0.9 * half[0])
+
+
+def _shell_aim(points: bool) -> AimGoal:
+    """An aim at a 0.22 m ball lying in an opened 0.4 m container whose lid stands up behind it (+z), as in the
+    Eval-7 shell game."""
+    ball = Box(np.array([0.0, 0.13, 0.0]), np.eye(3), np.full(3, 0.11))
+    container = Box(np.array([0.0, 0.2, 0.0]), np.eye(3), np.full(3, 0.2))
+    lid = Box(np.array([0.0, 0.6, 0.22]), np.eye(3), np.array([0.2, 0.2, 0.02]))
+    world_points = ball.center + part_points((0.22, 0.22, 0.22), PART_ROUND)
+    return AimGoal(ball.scaled(0.5), [lid], reach=0.95, image_size=(600, 400),
+                   open_tops=[(container, container.top + RIM_MARGIN)], points=world_points if points else None)
+
+
+def test_an_aim_into_an_opened_container_needs_a_visibility_point_in_sight():
+    """Seen from a corner on the lid's side, the crosshair ray passes beside the raised lid and over the corner of
+    the walls, but the lid and the walls hide every visibility point of the ball (MCS answers NOT_VISIBLE); from
+    an open side, close by, the ball is seen. The crosshair keeps RIM_MARGIN over the walls: not from 0.64 m."""
+    crosshair_only, with_points = _shell_aim(False), _shell_aim(True)
+    beside_lid = Pose(-0.44, 0.48, 140.0)
+    assert [a[0] for a in crosshair_only.aims(beside_lid)] == [40.0]
+    assert with_points.aims(beside_lid) == []
+    open_side = Pose(0.0, -0.48, 0.0)
+    assert [a[0] for a in with_points.aims(open_side)] == [50.0]
+    assert with_points.aims(Pose(0.0, -0.64, 0.0)) == []
+
+
+def test_expert_opens_the_door_when_only_its_doorway_sees_the_target(controller):
+    """The only poses that see the target stand in a closed doorway: the closed door hides the target from them as
+    well as standing there, so the expert looks for a door that would give it goal poses, and opens it."""
+    expert = make_expert("retrieval")
+    run = run_expert(str(DOORWAY_ONLY), controller=controller, max_steps=80, expert=expert)
+    assert run.ended == "step limit", run.ended
+    assert list(expert._doors.values()) == ["door_d13c64a7-f8bf-403f-a1bd-a8ebff3d99f2"]
+
+
+@pytest.mark.slow
+def test_expert_picks_the_ball_out_of_the_shell_game_container(controller):
+    """End to end: the expert follows the shuffled container, opens it and picks up the ball inside."""
+    run = run_expert(str(SHELL_GAME), controller=controller)
+    assert run.success, run.ended

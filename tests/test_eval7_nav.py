@@ -3,7 +3,6 @@ aims at a target inside an opened container (MCS's visibility check after the cr
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pytest

@@ -137,6 +137,10 @@ CONTAINER_FLOOR_FRACTION = 0.09
 # A domed lid ("Chest with domed lid": chest_2, chest_8) is the upper 40 % of the chest, so its walls are low: a ball
 # in an opened 1.5x chest_2 is seen (and picked up) over the front wall from 0.9 m away (30 % hides it).
 DOMED_LID_FRACTION = 0.4
+# A hole's walls stand back this fraction of the object's smaller horizontal size on each side: MCS's throwers are
+# tubes 1.25 times as wide as their projectile, which fits their hole exactly, and throw it out at the impulse's speed
+# (PhysX pushes only on penetration); MuJoCo's soft contacts resist sliding at zero distance and would hold it.
+HOLE_CLEARANCE = 0.005
 # MCS scales its agent models to 0.6 of their 0.5 x 1.6 x 0.5 catalog box (scene generator AGENT_SCALE; the object an
 # agent holds out sits at 0.6 of MCSSimulationAgent's HOLDING_POSITION). Its CapsuleCollider, a vertical
 # capsule as wide as the box and as high, scaled alike: radius 0.15, 0.96 high. Measured on recordings: the agent stops
@@ -356,8 +360,8 @@ def _open_box(x, y, z, t=None, y0=0.0, cx=0.0, cz=0.0, floor_role="floor", wall_
 
 
 def _ring(x, y, z, t, y0=0.0) -> list[Part]:
-    """Four walls around a vertical hole (tubes, hollow cubes)."""
-    t = min(t, x / 3.0, z / 3.0)
+    """Four walls around a vertical hole (tubes, hollow cubes), the hole widened by HOLE_CLEARANCE."""
+    t = min(t - HOLE_CLEARANCE * min(x, z), x / 3.0, z / 3.0)
     cy = y0 + y / 2
     return [
         _box(0, cy, z / 2 - t / 2, x, y, t, "wall"),

@@ -199,3 +199,10 @@ def test_expert_drags_the_target_out_with_a_hooked_tool_and_slides_the_tool_off(
     assert run.success, run.ended
     moves = [a for a in run.actions if a in ("MoveObject", "MoveBack", "MoveRight")]
     assert moves.count("MoveObject") > 30 and "MoveBack" in moves and "MoveRight" in moves  # pulled, then slid
+
+
+@pytest.mark.slow
+def test_expert_walks_up_a_ramp_to_the_agent_on_its_platform(controller):
+    run = run_expert(str(EVAL7 / "eval_7_interactive_ramps_0001_01.json"), controller=controller, record_actions=True)
+    assert run.success and run.ended == "End", run.ended
+    assert "InteractWithAgent" in run.actions

@@ -22,6 +22,7 @@ CAMERA_HALF_HORIZONTAL_FOV = 30.25  # degrees: half the horizontal view of MCS's
 CLIPPING_PLANES = (0.01, 150.0)  # camera near and far planes, metres
 SUPPORT_RADIUS = 0.12  # radius of the sphere MCS casts down to find the structure the performer stands on
 MAX_RISE = 0.13  # the most a 0.1 m move may climb: ramps up to 45 degrees (0.1), not 60 (0.17)
+MAX_CLIMB_DEGREES = 46.0  # surfaces steeper than this cannot be climbed (MCS: ramps up to 45 degrees)
 
 # Poses, each with its camera height and collision-capsule height above the floor (seed 002 / pre-0.5 Unity).
 STANDING, CRAWLING, LYING = "STANDING", "CRAWLING", "LYING"

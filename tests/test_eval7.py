@@ -8,9 +8,12 @@ import json
 import pytest
 
 from mcs_plugin.experts import cli as expert_cli
+from mcs_plugin.experts.boxes import Box
 from mcs_plugin.experts.graph import NavigationGraph
 from mcs_plugin.experts.policies import ExpertRun, make_expert, run_expert, scripted_action
-from mcs_plugin.experts.tools import floor_map, plan_tool_moves, stranded
+from mcs_plugin.experts.tools import (
+    CLEAR_MARGIN, enclosing_tool, floor_map, plan_clearing_moves, plan_tool_moves, stranded,
+)
 from mcs_plugin.mcs import GoalMetadata
 from mcs_plugin.mcs.goals import (
     Extent, pickups_needed, progress_target, relation_name, retrieval_achieved, sequence_remaining, transferral_holds,
@@ -174,6 +177,24 @@ def test_tool_plan_drags_the_target_back_with_a_hooked_tool(controller):
     assert all(p.direction[1] < 0.0 for p in plans) and plans[0].direction[1] < -0.95
 
 
+def test_tool_plan_moves_a_hooked_tool_off_a_target_inside_its_box(controller):
+    output = controller.start_scene(str(EVAL7 / "eval_7_interactive_asymmetric_tool_0001_03.json"))
+    target = next(o for o in output.object_list if o.uuid == output.goal.target_ids()[0])
+    graph = NavigationGraph.from_metadata(output, grid=0.2)
+    floor = floor_map(output, target, graph)
+    tool = enclosing_tool(output, target)
+    assert not stranded(floor, target) and tool is not None  # no lava about, but the hook's box holds the target
+    plans = plan_clearing_moves(output, target, tool, graph, floor, set())
+    controller.end_scene()
+    assert plans
+    box, t = Box.from_metadata(tool), (target.position["x"], target.position["z"])
+    for plan in plans[:5]:  # each moves the box (grown by the margin) off the target, within the room
+        moved = (t[0] - plan.travel * plan.direction[0], box.center[1], t[1] - plan.travel * plan.direction[1])
+        assert not box.contains(moved, margin=CLEAR_MARGIN) and plan.contact == plan.travel
+    assert any(abs(p.direction[0]) > 0.99 for p in plans)  # sideways too, out of the hook's open side
+    assert all(p.direction[1] < 0.9 for p in plans)  # never toward +z: the room's wall is 1 m beyond the crossbar
+
+
 def test_tool_choice_takes_the_tool_that_reaches(controller):
     plans = _tool_plans(controller, EVAL7 / "eval_7_interactive_tool_choice_0001_01.json")
     assert plans and {p.tool for p in plans} == {"tool_232d07c2-4926-4e40-bbb7-2377aa42c675"}  # the 9 m bar
@@ -199,3 +220,18 @@ def test_expert_drags_the_target_out_with_a_hooked_tool_and_slides_the_tool_off(
     assert run.success, run.ended
     moves = [a for a in run.actions if a in ("MoveObject", "MoveBack", "MoveRight")]
     assert moves.count("MoveObject") > 30 and "MoveBack" in moves and "MoveRight" in moves  # pulled, then slid
+
+
+@pytest.mark.slow
+def test_expert_moves_the_hooked_tool_off_the_target_and_picks_it_up(controller):
+    run = run_expert(str(EVAL7 / "eval_7_interactive_asymmetric_tool_0001_03.json"), controller=controller,
+                     record_actions=True)
+    assert run.success, run.ended
+    assert "MoveObject" in run.actions and run.actions[-2] == "PickupObject"
+
+
+@pytest.mark.slow
+def test_expert_walks_up_a_ramp_to_the_agent_on_its_platform(controller):
+    run = run_expert(str(EVAL7 / "eval_7_interactive_ramps_0001_01.json"), controller=controller, record_actions=True)
+    assert run.success and run.ended == "End", run.ended
+    assert "InteractWithAgent" in run.actions

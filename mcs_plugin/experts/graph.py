@@ -37,6 +37,7 @@ from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
 from mcs_plugin.experts.boxes import BODY_TOP, obstacle_boxes
 from mcs_plugin.experts.goals import Goal, PredicateGoal
 from mcs_plugin.experts.poses import HEADINGS, Pose, forward_xz, pose_of, right_xz
+from mcs_plugin.experts.ramps import RAMP, RAMP_SIDE, is_ramp, ramp_pieces
 from mcs_plugin.geometry import Obstacles, angle_difference
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,6 +52,7 @@ PLAN_CACHE_SIZE = 256  # searches a graph remembers (oldest forgotten first)
 DESCENT_NEAR = 2.0  # moves from a goal within which off-plan steps are searched, not read off the distance field
 DEFAULT_ACTIONS = ("MoveAhead", "RotateLeft", "RotateRight")
 SUPPORT_CONTACT = 0.05  # a structure stands on the floor (or on a lower structure's top) within this gap
+CELL_RISE_SLACK = 0.05  # metres: cells' surfaces are read at their centres, moves' at their exact ends
 OBJECT_RISE = 0.005  # an object whose top is this little above the surface the performer stands on is not in the way
 
 
@@ -157,11 +159,19 @@ class NavigationGraph:
         room = output.room_dimensions or {"x": 10.0, "z": 10.0}
         camera_y = float(output.position.get("y", CAMERA_HEIGHT))
         boxes = obstacle_boxes(output, ignore, floor_y=camera_y - CAMERA_HEIGHT)
-        polygons = [box.footprint() for _, box in boxes]
-        ids = [object_id for object_id, _ in boxes]
-        structures = {obj.uuid for obj in output.structural_object_list}
-        extents = [(box.bottom, box.top, "structure" if object_id in structures else "object")
-                   for object_id, box in boxes]
+        structures = {obj.uuid: obj for obj in output.structural_object_list}
+        polygons, ids, extents = [], [], []
+        for object_id, box in boxes:
+            obj = structures.get(object_id)
+            pieces = ramp_pieces(box, float(obj.rotation.get("y", 0.0))) if obj is not None and is_ramp(obj) else None
+            for piece in pieces or []:  # a ramp the performer can climb: slices and side faces
+                polygons.append(piece.polygon)
+                ids.append(object_id)
+                extents.append((piece.bottom, piece.top, piece.kind))
+            if not pieces:
+                polygons.append(box.footprint())
+                ids.append(object_id)
+                extents.append((box.bottom, box.top, "structure" if obj is not None else "object"))
         for cell in output.lava or []:
             x0, z0, x1, z1 = (float(v) for v in cell)
             # lava counts when the performer's centre is over it: keep the centre out of the cell (and 5 cm more), at
@@ -188,26 +198,33 @@ class NavigationGraph:
     def _init_levels(self, extents: Sequence[tuple[float, float, str]] | None, standing: float) -> None:
         """Surfaces the performer can stand on and what is in its way on each.
 
-        Surfaces are the tops of structures no higher than a step above the one it stands on (`standing`): moves
-        climb no more than that, so higher tops (walls, lips, platforms seen from the floor) cannot be reached.
+        Surfaces are the tops of structures no higher than a step above the highest surface it can reach (`standing`,
+        the one it stands on, or the top of a ramp it can reach): moves climb no more than that, so higher tops
+        (walls, lips, platforms seen from the floor) cannot be reached.
 
-        `extents` gives each polygon's (bottom, top, kind): `structure` (platforms, ramps, walls: their tops are
-        surfaces; in the way where they rise more than a step above the surface stood on), `object` (in the way
-        where it rises above that surface and starts below the body's top), `floor` (lava, holes: in the way on
-        the floor only), `always`. None: every polygon is in the way everywhere and the floor is flat."""
+        `extents` gives each polygon's (bottom, top, kind): `structure` (platforms, walls: their tops are surfaces;
+        in the way where they rise more than a step above the surface stood on), `ramp` (a ramp's slice: a surface,
+        never in the way), `ramp side` (a ramp's side face: in the way like a structure, never a surface), `object`
+        (in the way where it rises above that surface and starts below the body's top), `floor` (lava, holes: in the
+        way on the floor only), `always`. None: every polygon is in the way everywhere and the floor is flat."""
         count = len(self.obstacles)
         extents = list(extents) if extents is not None else [(0.0, 0.0, "always")] * count
-        # structures resting on the floor, or on the top of one that does (stacked platforms, lips), are surfaces
+        # structures resting on the floor, or on the top of one that does (stacked platforms, lips), are surfaces;
+        # a ramp resting on one leads up to its top, and a structure no higher than a step above that is one too
         supports: list[int] = []
         tops = [0.0]
+        reach = standing
         changed = True
         while changed:
             changed = False
             for i, (bottom, top, kind) in enumerate(extents):
-                if kind == "structure" and i not in supports and STEP_RISE < top <= standing + STEP_RISE and \
-                        any(abs(bottom - t) <= SUPPORT_CONTACT for t in tops):
+                if kind not in ("structure", RAMP) or i in supports or \
+                        not any(abs(bottom - t) <= SUPPORT_CONTACT for t in tops):
+                    continue
+                if kind == RAMP or STEP_RISE < top <= reach + STEP_RISE:
                     supports.append(i)
                     tops.append(top)
+                    reach = max(reach, top) if kind == RAMP else reach
                     changed = True
         self._supports = Obstacles([self.obstacles.polygons[i] for i in supports])
         self._support_tops = np.array([extents[i][1] for i in supports], float)
@@ -221,8 +238,8 @@ class NavigationGraph:
                     block[i] = True
                 elif kind == "floor":
                     block[i] = level < STEP_RISE
-                else:
-                    rise = STEP_RISE if kind == "structure" else OBJECT_RISE
+                elif kind != RAMP:
+                    rise = STEP_RISE if kind in ("structure", RAMP_SIDE) else OBJECT_RISE
                     block[i] = bottom < level + BODY_TOP and top > level + rise
             blocks.append(block)
         self._blocks = blocks
@@ -280,15 +297,16 @@ class NavigationGraph:
 
     def move_end(self, x: float, z: float, nx: float, nz: float) -> tuple[float, float] | None:
         """Where a move from (x, z) toward (nx, nz) ends, or None when it is blocked. The body must be clear at the
-        start's surface; stepping off a platform, the performer drops to the surface below and is pushed out of
+        start's surface (at the end's when it climbs: a platform's edge at the top of a ramp is a step); stepping off a platform, the performer drops to the surface below and is pushed out of
         the platform's side (as MCS does), which this models along the clearance gradient."""
         if len(self.levels) == 1:
             return (nx, nz) if self.is_free(nx, nz, 0) else None
-        start = self._level_of(x, z)
-        if not self.is_free(nx, nz, start):
-            return None
-        end = self._level_of(nx, nz)
+        start, end = self._level_of(x, z), self._level_of(nx, nz)
         if self.levels[end] > self.levels[start] + STEP_RISE:
+            return None
+        if self.levels[end] > self.levels[start]:  # climbing (a ramp): an edge is a step from where the feet will be
+            return (nx, nz) if self.is_free(nx, nz, end) else None
+        if not self.is_free(nx, nz, start):
             return None
         if self.is_free(nx, nz, end):
             return nx, nz
@@ -415,15 +433,18 @@ class NavigationGraph:
         sources = np.flatnonzero(region & self._relaxed)
         if len(sources) == 0:
             return np.full(self._relaxed.shape, np.inf)
-        dist = dijkstra(self._cell_graph(), directed=False, indices=sources, min_only=True)
+        dist = dijkstra(self._cell_graph(), directed=True, indices=sources, min_only=True)
         return dist.reshape(self._relaxed.shape)
 
     def _cell_graph(self):
-        """The 8-connected graph of the passable cells (sparse, edge weights in moves), built once."""
+        """The 8-connected graph of the passable cells (sparse, edge weights in moves), built once. Reversed: it
+        holds an edge b -> a for each move a -> b, and a move climbs to a neighbour no more than a step above it;
+        so a search from a region gives distances to it."""
         if self._cells_csr is None:
             from scipy.sparse import coo_matrix
 
             passable = self._relaxed
+            height = self.levels[self._cell_level]
             rows, cols = passable.shape
             index = np.arange(rows * cols).reshape(rows, cols)
             step = self.grid / MOVE_DISTANCE
@@ -433,9 +454,12 @@ class NavigationGraph:
                 a = (slice(0, rows - dr), slice(max(0, -dc), cols - max(0, dc)))
                 b = (slice(dr, rows), slice(max(0, dc), cols - max(0, -dc)))
                 both = passable[a] & passable[b]
-                heads.append(index[a][both])
-                tails.append(index[b][both])
-                weights.append(np.full(int(both.sum()), cost))
+                rise = height[b] - height[a]
+                for start, end, climb in ((a, b, rise), (b, a, -rise)):
+                    ok = both & (climb <= STEP_RISE + CELL_RISE_SLACK)
+                    heads.append(index[end][ok])  # reversed: from the move's end to its start
+                    tails.append(index[start][ok])
+                    weights.append(np.full(int(ok.sum()), cost))
             self._cells_csr = coo_matrix((np.concatenate(weights), (np.concatenate(heads), np.concatenate(tails))),
                                          shape=(rows * cols, rows * cols)).tocsr()
         return self._cells_csr

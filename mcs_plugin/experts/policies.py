@@ -44,6 +44,7 @@ EXPERT_ACTIONS: tuple[str, ...] = (
 )
 OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject", "InteractWithAgent", "MoveObject"})
 MOVE_ACTIONS = frozenset(MOVE_STEPS)
+LONG_WAY_WEIGHT = 1.5  # A* weight of the second search when the first ran out of expansions (paths <= 1.5x longer)
 EXPERT_GRID = 0.05  # node spacing of the experts' searches (half a move: straighter, shorter paths than 0.1)
 REACH_MARGIN = 0.05  # plan interactions this much inside the 1 m reach
 TRAVERSAL_MARGIN = 0.1  # and traversal this much inside it
@@ -473,6 +474,8 @@ class Expert:
             if action is not None:
                 self._plan = None
                 return action, {}
+        if not path and not stuck:  # a long way (up a ramp, around a platform): a weighted search finds one sooner
+            path = graph.plan(pose, goal, blocked=blocked, max_expansions=self.max_expansions, weight=LONG_WAY_WEIGHT)
         if not path and self.grid > 0.03:
             fine = self.fine_graph_for(output, graph)
             blocked = {(fine.node(Pose(*p)), a) for p, a in self._blocked}

@@ -13,8 +13,8 @@ from mcs_plugin.experts.boxes import Box
 from mcs_plugin.experts.goals import NearGoal
 from mcs_plugin.experts.poses import pose_of
 from mcs_plugin.experts.tools import (
-    MOVED, NO_CONTACT_SLACK, STEP, TOOL_SHAPE, FloorMap, ToolPlan, aim_box, floor_map, pickup_spot, plan_tool_moves,
-    stranded, tool_aim,
+    CLEAR_MARGIN, MOVED, NO_CONTACT_SLACK, STEP, TOOL_SHAPE, FloorMap, ToolPlan, aim_box, enclosing_tool, floor_map,
+    pickup_spot, plan_clearing_moves, plan_tool_moves, stranded, tool_aim,
 )
 from mcs_plugin.geometry import angle_difference
 
@@ -22,7 +22,6 @@ ActionChoice = tuple[str, dict]
 FOLLOW = {1: "MoveAhead", -1: "MoveBack"}  # the move that keeps the performer's distance to a pushed / pulled tool
 MAX_PLANS = 12  # plans made per episode before the skill gives up
 STAND_TOLERANCE = 0.06  # metres from a band's standing point that will do
-SLIDE_MARGIN = 0.3  # metres: a tool's box grown by this (the target's radius and some) must clear the target
 SLIDE_DRAG = 0.3  # metres a target may move along while a tool slides before the slide turns the other way
 WALK_UP_NEAR = 0.8  # metres from the pickup place within which fetching takes over after a tool move
 
@@ -51,6 +50,7 @@ class ToolSkill:
         self.slide = 0  # MoveObject's `lateral` while sliding a tool off the target (0: not chosen yet)
         self.slide_start: np.ndarray | None = None  # where the target was when the slide (or its way) was chosen
         self.slide_centre: np.ndarray | None = None  # where the tool's centre was when the slide began
+        self.clearing: str | None = None  # id of the tool whose box holds a target not stranded (plans take it off)
 
     def next_action(self, expert: Any, output, target) -> ActionChoice | None:
         """The skill's action at this step, or None to let the expert fetch the target as usual."""
@@ -64,10 +64,19 @@ class ToolSkill:
         last_action = self.last[1] if fresh else None
         self.last = None
         if not stranded(self.floor, target):
-            self.plan = None
-            choice = None
-            if self.used is not None:
-                choice = self._slide_off(expert, output, target, last_action) or self._walk_up(expert, output, target)
+            enclosing = enclosing_tool(output, target) if self.used is None or self.clearing is not None else None
+            if enclosing is not None and self.clearing is None:
+                self.clearing, self.plan = enclosing.uuid, None
+            elif enclosing is None and self.clearing is not None:
+                self.clearing, self.plan = None, None
+            if self.clearing is not None:  # a target inside a tool's box (a hook's inside), no lava: move the tool off
+                choice = self._choose(expert, output, target, last_action)
+            else:
+                self.plan = None
+                choice = None
+                if self.used is not None:
+                    choice = self._slide_off(expert, output, target, last_action) or \
+                        self._walk_up(expert, output, target)
         else:
             choice = self._choose(expert, output, target, last_action)
         if choice is not None:
@@ -89,8 +98,10 @@ class ToolSkill:
                 return self._next_band(expert, output, target)
             self.travelled += STEP
             shoved = float(np.hypot(*(self._target_xz(target) - self.target_start)))
-            if self.travelled > plan.contact + NO_CONTACT_SLACK and shoved < MOVED:
-                # the tool went past the target without taking it along (an open side of its box): another plan
+            if self.travelled > plan.contact + NO_CONTACT_SLACK and shoved < MOVED or \
+                    self.clearing is not None and shoved > MOVED:
+                # the tool went past the target without taking it along (an open side of its box), or a tool that
+                # was to be moved off the target takes it along: another plan
                 self.failed.add((plan.tool, round(self._heading(plan)) % 360))
                 self.plan = None
                 return self._choose(expert, output, target, None)
@@ -141,7 +152,7 @@ class ToolSkill:
             return None
         box = Box.from_metadata(tool)
         t = self._target_xz(target)
-        if not box.contains((t[0], box.center[1], t[1]), margin=SLIDE_MARGIN):
+        if not box.contains((t[0], box.center[1], t[1]), margin=CLEAR_MARGIN):
             return None
         kind = ("tool", plan.tool)
         status = str(output.return_status)
@@ -189,7 +200,10 @@ class ToolSkill:
         """Plan a tool move; False when none works."""
         if self.plans >= MAX_PLANS:
             return False
-        plans = plan_tool_moves(output, target, expert.graph_for(output), self.floor, self.failed)
+        graph = expert.graph_for(output)
+        clearing = next((o for o in output.object_list if o.uuid == self.clearing), None)
+        plans = plan_clearing_moves(output, target, clearing, graph, self.floor, self.failed) \
+            if clearing is not None else plan_tool_moves(output, target, graph, self.floor, self.failed)
         self.plans += 1
         if not plans:
             return False

@@ -43,6 +43,7 @@ BANDS = 9  # crosshair bands tried across a tool's width
 NO_CONTACT_SLACK = 0.35  # metres a tool may travel past its predicted contact before the plan counts as failed
 BAR_WIDTH = 1.2  # metres: a tool box no wider than this is a bar, solid across (MCS's rect tools are 0.5-1.13 wide)
 MOVED = 0.05  # metres a target must move to count as shoved
+CLEAR_MARGIN = 0.3  # metres: a tool's box grown by this (the target's radius and some) must clear a target inside it
 
 
 @dataclass
@@ -207,6 +208,48 @@ def plan_tool_moves(output, target, graph: NavigationGraph, floor: FloorMap, fai
                 plan = _placed(tool.uuid, polygon, solid, d, n, heading, straight, tv, low, high, contact, travel, pose, floor, t)
                 if plan is not None:
                     plans.append(plan)
+    return sorted(plans, key=lambda p: p.cost)
+
+
+def enclosing_tool(output, target):
+    """The tool whose bounding box (grown by CLEAR_MARGIN) holds a target (a hook's inside), or None: navigation and
+    aims take the box as solid, so the target cannot be picked up there."""
+    t = _xz(target)
+    for tool in output.object_list:
+        if tool.shape == TOOL_SHAPE and not tool.held and tool.dimensions:
+            box = Box.from_metadata(tool)
+            if box.contains((t[0], box.center[1], t[1]), margin=CLEAR_MARGIN):
+                return tool
+    return None
+
+
+def plan_clearing_moves(output, target, tool, graph: NavigationGraph, floor: FloorMap, failed: set) -> list[ToolPlan]:
+    """Every workable move of a tool whose box holds the target that takes the box off it (the least travel along
+    each heading after which the box, grown by CLEAR_MARGIN, no longer holds the target, the tool staying in the
+    room), cheapest first. The target is not to be met: the plan's contact is its whole travel."""
+    pose = pose_of(output)
+    box = Box.from_metadata(tool)
+    polygon = box.footprint()
+    t = _xz(target)
+    room = np.array(graph.room) / 2.0
+    plans = []
+    for heading in pose.yaw % 10.0 + 10.0 * np.arange(36):
+        if (tool.uuid, round(float(heading)) % 360) in failed:
+            continue
+        a = math.radians(heading)
+        d = np.array([math.sin(a), math.cos(a)])
+        n = np.array([d[1], -d[0]])
+        travel = next((float(k) for k in np.arange(STEP, MAX_TRAVEL + 1e-9, STEP)
+                       if not box.contains((t[0] - k * d[0], box.center[1], t[1] - k * d[1]), margin=CLEAR_MARGIN)),
+                      None)
+        if travel is None or np.any(np.abs(polygon + travel * d) > room - 0.02):
+            continue
+        lateral = polygon @ n
+        for straight in (1, -1):
+            plan = _placed(tool.uuid, polygon, False, d, n, heading, straight, float(t @ n), float(lateral.min()),
+                           float(lateral.max()), travel, travel, pose, floor, t)
+            if plan is not None:
+                plans.append(plan)
     return sorted(plans, key=lambda p: p.cost)
 
 

@@ -9,8 +9,8 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.constants import (
-    CAPSULE_TOP, CRAWLING, GROUP_PERFORMER, LYING, MAX_RISE, MAX_TILT, MOVE_DIRECTIONS, MOVE_DISTANCE,
-    PERFORMER_RADIUS, POSE_BODY_HEIGHT, POSE_CAMERA_HEIGHT, STANDING, SUPPORT_RADIUS,
+    CAPSULE_TOP, CRAWLING, GROUP_PERFORMER, LYING, MAX_CLIMB_DEGREES, MAX_RISE, MAX_TILT, MOVE_DIRECTIONS,
+    MOVE_DISTANCE, PERFORMER_RADIUS, POSE_BODY_HEIGHT, POSE_CAMERA_HEIGHT, STANDING, SUPPORT_RADIUS,
 )
 from mcs_plugin.sim.coords import camera_axes_mj, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.world import SimObject, World
@@ -21,7 +21,7 @@ POSE_CLEARANCE = {STANDING: FOOT_CLEARANCE, CRAWLING: 0.1, LYING: 0.02}  # legac
 # MCS carries a performer whose axis is 0.12 or 0.16 m off a rotating cog's collider when the action starts, not 0.20 or
 # 0.26 m (boarding and leaving a cog lying flat on the floor).
 MOVER_CARRY_RADIUS = 0.18
-CLIMB_NORMAL_Z = math.cos(math.radians(46.0))  # surfaces steeper than ~45 degrees cannot be climbed
+CLIMB_NORMAL_Z = math.cos(math.radians(MAX_CLIMB_DEGREES))  # surfaces steeper than ~45 degrees cannot be climbed
 STRUCTURE_RADIUS = 0.221  # Unity's capsule keeps its axis this far from structures: pushed out of a platform's or a
 # hole's side after a fall, stopped 0.2 m from a lip but not 0.236 m
 STRUCTURE_AXIS_LOW = 0.225  # ...and that capsule's axis starts this far above the feet (its bottom at the feet): it

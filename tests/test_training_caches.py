@@ -149,3 +149,21 @@ def test_the_expert_keeps_an_aim_goal_while_nothing_moves_and_makes_a_new_one_wh
         assert goal.aims(pose) == fresh.aims(pose) == goal.aims(pose)
     assert not goal.aims(pose_of(first)) and goal.aims(pose_of(outputs[-1]))  # out of reach, then in reach
     sim.stop_simulation()
+
+
+def test_the_expert_makes_its_graph_anew_once_a_rolling_obstacle_stops_not_at_every_step_of_its_roll():
+    from mcs_plugin.experts import make_expert
+
+    rolled = ball("rolled", x=-2.0, z=2.0, diameter=0.4,
+                  forces=[{"stepBegin": 1, "stepEnd": 1, "impulse": True, "vector": {"x": 0.3, "y": 0, "z": 0}}])
+    sim = EmbeddedController({"metadata": "oracle", "width": 64, "height": 64})
+    sim.start_scene(scene(rolled, ball(z=3.0), goal=GOAL))
+    expert = make_expert("retrieval")
+    outputs = [sim.step("Pass") for _ in range(200)]
+    xs = [next(o for o in out.object_list if o.uuid == "rolled").position["x"] for out in outputs]
+    assert xs[20] - xs[0] > 0.1 and abs(xs[-1] - xs[-2]) < 1e-3  # it rolled, then came to rest
+    graphs = [expert.graph_for(out) for out in outputs]
+    rolling = [i for i in range(1, 200) if abs(xs[i] - xs[i - 1]) > 0.002]
+    assert len({id(graphs[i]) for i in rolling}) == 1  # kept through the roll
+    assert graphs[-1] is not graphs[rolling[0]]  # made anew where the ball stopped
+    sim.stop_simulation()

@@ -45,6 +45,8 @@ EXPERT_ACTIONS: tuple[str, ...] = (
 OBJECT_ACTIONS = frozenset({"PickupObject", "OpenObject", "CloseObject", "InteractWithAgent", "MoveObject"})
 MOVE_ACTIONS = frozenset(MOVE_STEPS)
 LONG_WAY_WEIGHT = 1.5  # A* weight of the second search when the first ran out of expansions (paths <= 1.5x longer)
+MOVE_TOLERANCE = 0.02  # metres an obstacle may move before the navigation graph is made anew
+STILL_TOLERANCE = 0.002  # metres an obstacle may move between two steps and count as standing still
 EXPERT_GRID = 0.05  # node spacing of the experts' searches (half a move: straighter, shorter paths than 0.1)
 REACH_MARGIN = 0.05  # plan interactions this much inside the 1 m reach
 TRAVERSAL_MARGIN = 0.1  # and traversal this much inside it
@@ -190,6 +192,7 @@ class Expert:
         self._graph_key: Any = None
         self._graph_output: Any = None  # the step output the graph was last checked against
         self._graph_layout: tuple | None = None  # the layout the graph was last checked against
+        self._last_obstacles: dict | None = None  # the obstacles' x-z corners when the graph was last checked
         self._layout: tuple[Any, tuple] | None = None  # (output, its layout) of the current step
         self._aim_goals: tuple[tuple, dict] = ((), {})  # (layout, its aim goals by their arguments and graph)
         self._structure_memo: tuple | None = None  # (layout, target id, inside a structure?)
@@ -332,7 +335,8 @@ class Expert:
         return memo[2]
 
     def graph_for(self, output) -> NavigationGraph:
-        """The navigation graph of an output (rebuilt only when an obstacle appeared, went or moved > 2 cm)."""
+        """The navigation graph of an output (rebuilt only when an obstacle appeared, went or moved > 2 cm and
+        the obstacles stand still)."""
         if output is self._graph_output:  # asked several times per step
             return self._graph
         current = (self.layout_of(output), (output.position or {}).get("y"))
@@ -343,9 +347,13 @@ class Expert:
         snapshot = {i: b.corners[:, [0, 2]] for i, b in obstacle_boxes(output)}
         room = tuple(sorted((output.room_dimensions or {}).items()))
         old = self._graph_key
-        same = old is not None and old[0] == room and old[1].keys() == snapshot.keys() and all(
-            float(np.max(np.abs(old[1][i] - corners))) <= 0.02 for i, corners in snapshot.items())
-        if self._graph is None or not same:
+        same = old is not None and old[0] == room and _moved_at_most(old[1], snapshot, MOVE_TOLERANCE)
+        # An obstacle still on the move (a rolling ball) is somewhere else next step: the graph is made anew once the
+        # obstacles stand still, not at every step of the roll (a graph of a large room costs a second or more).
+        rolling = old is not None and old[0] == room and self._last_obstacles is not None and not _moved_at_most(
+            self._last_obstacles, snapshot, STILL_TOLERANCE) and _moved_at_most(self._last_obstacles, snapshot, math.inf)
+        self._last_obstacles = snapshot
+        if self._graph is None or not (same or rolling):
             self._graph = _shared_graph(output, snapshot, self.grid, self.move_actions)
             self._graph_key = (room, snapshot)
         self._graph_output = output
@@ -637,6 +645,12 @@ def _shared_graph(output, snapshot: dict, grid: float, actions: tuple) -> Naviga
     to the millimetre, anchor pose) gives the same graph, with its distance fields and searches already done."""
     return _GRAPHS.get((start_key(output, snapshot.items()), grid, actions),
                        lambda: NavigationGraph.from_metadata(output, grid=grid, actions=actions))
+
+
+def _moved_at_most(before: dict, after: dict, tolerance: float) -> bool:
+    """Whether two obstacle snapshots (id -> x-z corners) hold the same obstacles, none moved more than `tolerance`."""
+    return before.keys() == after.keys() and all(
+        float(np.max(np.abs(before[i] - corners))) <= tolerance for i, corners in after.items())
 
 
 def _close(a: Pose, b: Pose | None) -> bool:

@@ -154,10 +154,10 @@ def test_the_expert_keeps_an_aim_goal_while_nothing_moves_and_makes_a_new_one_wh
 def test_the_expert_makes_its_graph_anew_once_a_rolling_obstacle_stops_not_at_every_step_of_its_roll():
     from mcs_plugin.experts import make_expert
 
-    rolled = ball("rolled", x=-2.0, z=2.0, diameter=0.4,
+    rolled = ball("rolled", x=-2.0, z=3.5, diameter=0.4,
                   forces=[{"stepBegin": 1, "stepEnd": 1, "impulse": True, "vector": {"x": 0.3, "y": 0, "z": 0}}])
     sim = EmbeddedController({"metadata": "oracle", "width": 64, "height": 64})
-    sim.start_scene(scene(rolled, ball(z=3.0), goal=GOAL))
+    sim.start_scene(scene(rolled, ball(z=1.5), goal=GOAL))
     expert = make_expert("retrieval")
     outputs = [sim.step("Pass") for _ in range(200)]
     xs = [next(o for o in out.object_list if o.uuid == "rolled").position["x"] for out in outputs]

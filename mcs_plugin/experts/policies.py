@@ -47,6 +47,7 @@ MOVE_ACTIONS = frozenset(MOVE_STEPS)
 LONG_WAY_WEIGHT = 1.5  # A* weight of the second search when the first ran out of expansions (paths <= 1.5x longer)
 MOVE_TOLERANCE = 0.02  # metres an obstacle may move before the navigation graph is made anew
 STILL_TOLERANCE = 0.002  # metres an obstacle may move between two steps and count as standing still
+ROLLING_DISTANCE = 2.0  # metres from the performer beyond which a moving obstacle waits until it stops
 EXPERT_GRID = 0.05  # node spacing of the experts' searches (half a move: straighter, shorter paths than 0.1)
 REACH_MARGIN = 0.05  # plan interactions this much inside the 1 m reach
 TRAVERSAL_MARGIN = 0.1  # and traversal this much inside it
@@ -348,10 +349,11 @@ class Expert:
         room = tuple(sorted((output.room_dimensions or {}).items()))
         old = self._graph_key
         same = old is not None and old[0] == room and _moved_at_most(old[1], snapshot, MOVE_TOLERANCE)
-        # An obstacle still on the move (a rolling ball) is somewhere else next step: the graph is made anew once the
-        # obstacles stand still, not at every step of the roll (a graph of a large room costs a second or more).
-        rolling = old is not None and old[0] == room and self._last_obstacles is not None and not _moved_at_most(
-            self._last_obstacles, snapshot, STILL_TOLERANCE) and _moved_at_most(self._last_obstacles, snapshot, math.inf)
+        # An obstacle rolling on its own, away from the performer (a thrown ball), is somewhere else next step: the
+        # graph is made anew once it stands still, not at every step of the roll (a large room's graph costs a second
+        # or more). What moves near the performer (a tool it pushes) is taken in at once.
+        rolling = (old is not None and old[0] == room and self._last_obstacles is not None
+                   and _rolling_away(self._last_obstacles, snapshot, output.position))
         self._last_obstacles = snapshot
         if self._graph is None or not (same or rolling):
             self._graph = _shared_graph(output, snapshot, self.grid, self.move_actions)
@@ -651,6 +653,16 @@ def _moved_at_most(before: dict, after: dict, tolerance: float) -> bool:
     """Whether two obstacle snapshots (id -> x-z corners) hold the same obstacles, none moved more than `tolerance`."""
     return before.keys() == after.keys() and all(
         float(np.max(np.abs(before[i] - corners))) <= tolerance for i, corners in after.items())
+
+
+def _rolling_away(before: dict, after: dict, position: dict | None) -> bool:
+    """Whether, between two obstacle snapshots of consecutive steps, something moved and all that moved is further
+    than ROLLING_DISTANCE from the performer at `position`."""
+    if before.keys() != after.keys() or position is None:
+        return False
+    here = np.array([position["x"], position["z"]])
+    moved = [corners for i, corners in after.items() if float(np.max(np.abs(before[i] - corners))) > STILL_TOLERANCE]
+    return bool(moved) and all(float(np.min(np.hypot(*(c - here).T))) > ROLLING_DISTANCE for c in moved)
 
 
 def _close(a: Pose, b: Pose | None) -> bool:

@@ -47,6 +47,7 @@ MOVE_ACTIONS = frozenset(MOVE_STEPS)
 LONG_WAY_WEIGHT = 1.5  # A* weight of the second search when the first ran out of expansions (paths <= 1.5x longer)
 MOVE_TOLERANCE = 0.02  # metres an obstacle may move before the navigation graph is made anew
 STILL_TOLERANCE = 0.002  # metres an obstacle may move between two steps and count as standing still
+DOOR_MEMO_MOVE = 0.25  # metres a goal's object may move before the door noted in its way is looked for again
 ROLLING_DISTANCE = 2.0  # metres from the performer beyond which a moving obstacle waits until it stops
 EXPERT_GRID = 0.05  # node spacing of the experts' searches (half a move: straighter, shorter paths than 0.1)
 REACH_MARGIN = 0.05  # plan interactions this much inside the 1 m reach
@@ -63,6 +64,7 @@ MAX_INVALIDATIONS = 60  # plans given up on the way because their end stopped be
 PLACEMENT_START = 3  # steps a completed trigger sequence takes to set the target's placement going
 AGENT_SNAP = 0.1  # metres: grid of the aim point on a walking agent
 MAX_WAIT = 150  # steps the expert waits for a target that moves (or sits in a launcher) and cannot be reached yet
+FETCH_RESERVE = 1000  # steps of a scene's limit kept for fetching a target once it stops moving
 OFFER_WAIT = 12  # steps to wait for an agent asked with InteractWithAgent to hold its object out (MCS: about 5)
 OFFERED_DISTANCE = 0.05  # an agent's object farther than this (x-z) from the agent is held out, ready to take
 _SUCCESS = {"SUCCESSFUL", "IS_OPENED_COMPLETELY", "IS_CLOSED_COMPLETELY"}
@@ -90,6 +92,12 @@ def _box(obj) -> Box:
 
 def _centre(obj) -> np.ndarray:
     return _box(obj).center
+
+
+def _kind_centre(output, kind: Any) -> np.ndarray | None:
+    """The centre of the object a goal kind names (("pickup", id), ("open", id), ...), if the output lists it."""
+    obj = _objects(output).get(kind[1]) if isinstance(kind, tuple) and len(kind) > 1 else None
+    return _centre(obj) if obj is not None and obj.dimensions else None
 
 
 def visibility_points(obj) -> np.ndarray:
@@ -220,7 +228,8 @@ class Expert:
         self._placed: tuple | None = None  # (kind, aim key) of the last put / drop
         self._visits: dict[tuple, int] = defaultdict(int)
         self._asked: dict[str, int] = {}  # agent id -> step of the InteractWithAgent that succeeded
-        self._doors: dict[Any, str] = {}  # goal kind -> the closed door found in its way
+        # goal kind -> (the closed door found in its way, where the kind's object stood then)
+        self._doors: dict[Any, tuple[str, np.ndarray | None]] = {}
         self.reason = ""  # why the expert gave up (None returned)
 
     def next_action(self, output) -> ActionChoice | None:
@@ -454,7 +463,7 @@ class Expert:
                         self.reason = "the goal keeps moving"
                         return None
                     break
-        door = _objects(output).get(self._doors.get(kind, ""))
+        door = self._remembered_door(output, kind)
         if door is not None and not door.is_open and kind != ("open", door.uuid):
             # the way to this goal was found closed by this door before: open it first, without searching again
             return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
@@ -462,7 +471,7 @@ class Expert:
             self._plan = None
             door = self._door_in_the_way(output, goal)
             if door is not None and kind != ("open", door.uuid):
-                self._doors[kind] = door.uuid  # the only goal poses lie in a closed doorway, say
+                self._remember_door(output, kind, door)  # the only goal poses lie in a closed doorway, say
                 return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
             self.reason = "no goal pose (nowhere to act from)"
             return None
@@ -494,13 +503,27 @@ class Expert:
             self._plan = None
             door = self._door_in_the_way(output, goal)
             if door is not None and kind != ("open", door.uuid):
-                self._doors[kind] = door.uuid
+                self._remember_door(output, kind, door)
                 return self.act_at(output, self._open_goal(output, door), ("open", door.uuid), ("OpenObject", {}))
             self.reason = "no path to a goal pose"
             return None
         self._plan, self._plan_kind, self._plan_start, self._plan_index = path, kind, pose, 1
         self._plan_graph = graph
         return path[0][0], {}
+
+    def _remember_door(self, output, kind: Any, door) -> None:
+        """Note the closed door found in the way to a goal, with where the goal's object stands now."""
+        self._doors[kind] = (door.uuid, _kind_centre(output, kind))
+
+    def _remembered_door(self, output, kind: Any) -> Any | None:
+        """The door noted for a goal, unless the goal's object has moved since (a rolled target may now lie on the
+        other side of the room, behind another door)."""
+        door_id, centre = self._doors.get(kind, ("", None))
+        now = _kind_centre(output, kind)
+        if centre is not None and (now is None or float(np.hypot(*(now - centre)[[0, 2]])) > DOOR_MEMO_MOVE):
+            del self._doors[kind]
+            return None
+        return _objects(output).get(door_id)
 
     def _door_in_the_way(self, output, goal: Goal) -> Any | None:
         """The closed door to open when no path reaches a goal (or no goal pose is free): plan again as if every
@@ -649,6 +672,12 @@ def _shared_graph(output, snapshot: dict, grid: float, actions: tuple) -> Naviga
                        lambda: NavigationGraph.from_metadata(output, grid=grid, actions=actions))
 
 
+def _steps_to_spare(output) -> int:
+    """Steps left before the scene's step limit less FETCH_RESERVE (0 when the scene sets no limit)."""
+    last = output.goal.last_step if output.goal is not None else None
+    return max(0, int(last) - int(output.step_number) - FETCH_RESERVE) if last else 0
+
+
 def _moved_at_most(before: dict, after: dict, tolerance: float) -> bool:
     """Whether two obstacle snapshots (id -> x-z corners) hold the same obstacles, none moved more than `tolerance`."""
     return before.keys() == after.keys() and all(
@@ -704,10 +733,12 @@ class RetrievalExpert(Expert):
         if shove is not None:
             return shove
         moving = self._moved(target)
-        if (moving or self.in_structure(target, output)) and holder_of(target, output) is None \
-                and self._waited < MAX_WAIT:
+        if holder_of(target, output) is None and (
+                self._waited < MAX_WAIT and (moving or self.in_structure(target, output))
+                or moving and _steps_to_spare(output) > 0):
             # a target on its way (thrown, rolling, carried round) or still in its launcher: wait until it rests
-            # rather than chase it (a moving goal means a search at every step)
+            # rather than chase it (a moving goal means a search at every step); one still moving waits on for as
+            # long as the scene's step limit leaves FETCH_RESERVE steps to fetch it (a ball rolling for 400 steps)
             self._waited += 1
             return "Pass", {}
         return self.fetch(output, target)

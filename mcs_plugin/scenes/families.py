@@ -13,6 +13,13 @@ EVAL_NAME = re.compile(r"^eval_\d+_(?P<kind>interactive|passive)_(?P<family>.+?)
 OTHER = "other"
 SPLITS = ("train", "heldout")
 
+#: The 26 interactive task families of MCS Eval 7 (`eval_7_interactive_<family>_NNNN_VV.json`).
+EVAL7_INTERACTIVE_FAMILIES = (
+    "agent_identification", "arithmetic", "asymmetric_tool", "collision", "containers", "holes", "imitation",
+    "knowledgeable_agents", "lava", "moving_target_prediction", "number_comparison", "object_permanence", "obstacles",
+    "occluded_trajectory", "occluders", "ramps", "secondary_tool", "set_rotation", "shell_game", "solidity",
+    "spatial_elimination", "spatial_reference", "spatial_reorientation", "support_relations", "symmetric_tool",
+    "tool_choice")
 #: Eval-7 families whose goal is a retrieval the oracle expert solves with the retrieval vocabulary (navigate, look,
 #: open, pick up) in 37-230 steps: the default training families of `experiments/mcs_eval7_dagger.py`.
 RETRIEVAL_FAMILIES = ("containers", "imitation", "obstacles", "occluders", "spatial_elimination", "spatial_reference")

@@ -1,5 +1,5 @@
 """The oracle expert solves a real Eval-7 scene of every interactive family, end to end on the embedded simulator
-(oracle metadata, no rendering). Slow: 3-60 s a scene, about 10 minutes in all (`make test-all`)."""
+(oracle metadata, no rendering). Slow: 2-60 s a scene, about 4 minutes in all (`make test-all`)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,13 @@ from sim_scenes import DATA
 FAMILY_SCENES = {family_of(path): path for path in [
     *(DATA / "scenes" / f"eval_7_interactive_{family}_0001_01.json" for family in (
         "agent_identification", "arithmetic", "asymmetric_tool", "collision", "containers", "holes", "imitation",
-        "knowledgeable_agents", "lava", "moving_target_prediction", "number_comparison", "object_permanence",
-        "obstacles", "occluders", "ramps", "set_rotation", "shell_game", "solidity", "spatial_elimination",
-        "spatial_reorientation", "support_relations", "symmetric_tool")),
+        "knowledgeable_agents", "lava", "moving_target_prediction", "number_comparison", "obstacles", "occluders",
+        "ramps", "set_rotation", "shell_game", "solidity", "spatial_elimination", "spatial_reorientation",
+        "support_relations", "symmetric_tool")),
     *(DATA / "eval7" / name for name in (
-        "eval_7_interactive_occluded_trajectory_0001_01.json", "eval_7_interactive_secondary_tool_0001_XX.json",
-        "eval_7_interactive_spatial_reference_0001_01.json", "eval_7_interactive_tool_choice_0001_01.json")),
+        "eval_7_interactive_object_permanence_0001_01.json", "eval_7_interactive_occluded_trajectory_0001_01.json",
+        "eval_7_interactive_secondary_tool_0001_07.json", "eval_7_interactive_spatial_reference_0001_01.json",
+        "eval_7_interactive_tool_choice_0001_01.json")),
 ]}
 
 

@@ -12,7 +12,8 @@ from mcs_plugin.experts.boxes import Box
 from mcs_plugin.experts.graph import NavigationGraph
 from mcs_plugin.experts.policies import ExpertRun, make_expert, run_expert, scripted_action
 from mcs_plugin.experts.tools import (
-    CLEAR_MARGIN, enclosing_tool, floor_map, plan_clearing_moves, plan_tool_moves, stranded,
+    CLEAR_MARGIN, enclosing_tool, floor_map, plan_clearing_moves, plan_freeing_moves, plan_placing_moves,
+    plan_tool_moves, stranded,
 )
 from mcs_plugin.mcs import GoalMetadata
 from mcs_plugin.mcs.goals import (
@@ -193,6 +194,25 @@ def test_tool_plan_moves_a_hooked_tool_off_a_target_inside_its_box(controller):
         assert not box.contains(moved, margin=CLEAR_MARGIN) and plan.contact == plan.travel
     assert any(abs(p.direction[0]) > 0.99 for p in plans)  # sideways too, out of the hook's open side
     assert all(p.direction[1] < 0.9 for p in plans)  # never toward +z: the room's wall is 1 m beyond the crossbar
+
+
+def test_tool_plan_shoves_a_hook_out_of_its_pool_with_the_bar(controller):
+    # Secondary tool: the 7 m hook that could reach the target lies 1.5 m inside a pool of lava, the 3 m bar on the
+    # floor beside it, in line with the hook's shaft; the target sits 3.5 m inside its own pool.
+    output = controller.start_scene(str(EVAL7 / "eval_7_interactive_secondary_tool_0001_03.json"))
+    target = next(o for o in output.object_list if o.uuid == output.goal.target_ids()[0])
+    graph = NavigationGraph.from_metadata(output, grid=0.2)
+    floor = floor_map(output, target, graph)
+    args = (output, target, graph, floor, set())
+    direct, placing, freeing = plan_tool_moves(*args), plan_placing_moves(*args), plan_freeing_moves(*args)
+    controller.end_scene()
+    assert stranded(floor, target) and not direct and not placing  # the bar is too short, the hook out of reach
+    plan = freeing[0]
+    assert plan.tool == "tool_359c75ca-b2cf-4d66-93d6-130c81e51e46"  # the bar
+    assert plan.shoves == "tool_09fa6190-5888-4ff9-8af4-b5a02730c8d1" and plan.placing  # moves the hook, then ends
+    assert plan.direction[1] < -0.99 and plan.straight == 1  # pushed south, along the bar, into the shaft's end
+    assert 5.4 < plan.contact < 5.7  # from the bar's end (z 9.5) to the shaft's (z 4)
+    assert plan.travel >= plan.contact + 1.5 - 1e-6  # its crossbar (z -3) reaches the pool's edge (z -4.5), in reach
 
 
 def test_tool_choice_takes_the_tool_that_reaches(controller):

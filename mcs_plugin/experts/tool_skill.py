@@ -38,7 +38,7 @@ class ToolSkill:
         self.plan: ToolPlan | None = None
         self.floor: FloorMap | None = None  # where the performer can walk, tools and target left out
         self.floor_target = ""
-        self.failed: set[tuple[str, int]] = set()
+        self.failed: set[tuple] = set()  # (tool id, heading) of failed plans; (tool id, "face", face) of open faces
         self.plans = 0
         self.band = 0
         self.working = False
@@ -102,9 +102,12 @@ class ToolSkill:
             shoved = self._shoved(output, plan) if plan.shoves else moved
             if self.travelled > plan.contact + NO_CONTACT_SLACK and shoved < MOVED or \
                     (self.clearing is not None or plan.placing) and moved > MOVED:
-                # the tool went past the target without taking it along (an open side of its box), or a tool that
-                # was to be moved off the target or only into place takes it along: another plan
+                # the tool went past the target without taking it along (an open side of its box, passed through
+                # from now on), or a tool that was to be moved off the target or only into place takes it along:
+                # another plan
                 self.failed.add((plan.tool, round(self._heading(plan)) % 360))
+                if shoved < MOVED and plan.face >= 0:  # the face of the tool (or of the one shoved) to meet
+                    self.failed.add((plan.shoves or plan.tool, "face", plan.face))
                 self.plan = None
                 return self._choose(expert, output, target, None)
             if plan.placing and self.travelled >= plan.travel - 1e-6:

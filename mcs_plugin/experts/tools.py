@@ -67,6 +67,7 @@ class ToolPlan:
     cost: float
     placing: bool = False  # the plan only brings a tool into place for a later one: it ends after its travel
     shoves: str = ""  # id of the other tool the plan shoves within reach ("": the target)
+    face: int = -1  # the face of the tool's box that is to meet the target (`_face`; -1: a bar's, or none)
 
 
 def _xz(obj) -> np.ndarray:
@@ -198,14 +199,27 @@ def _axes(heading: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def plan_tool_moves(output, target, graph: NavigationGraph, floor: FloorMap, failed: set) -> list[ToolPlan]:
-    """Every workable tool move for a stranded target, cheapest first (`failed`: (tool id, heading) keys to skip)."""
+    """Every workable tool move for a stranded target, cheapest first (`failed`: (tool id, heading) keys to skip, and
+    (tool id, "face", face) keys of faces found open)."""
     pose = pose_of(output)
     scene = _Scene(output, target, graph, floor)
     plans = []
     for tool in _free_tools(output):
-        box = Box.from_metadata(tool)
-        plans += _shoves(scene, tool.uuid, box.footprint(), _is_bar(box), pose, failed)
+        plans += _shoves(scene, tool.uuid, Box.from_metadata(tool), pose, failed)
     return sorted(plans, key=lambda p: p.cost)
+
+
+def _face(box: Box, point: np.ndarray) -> int:
+    """Which side of a box's footprint an x-z point on its outline lies on: 0 / 1 along the box's first horizontal
+    axis (+ / -), 2 / 3 along its second (the box's own frame: a tool keeps its faces as MoveObject shifts it)."""
+    local = box.axes[[0, 2]][:, [0, 2]] @ (point - box.center[[0, 2]])
+    k = int(np.argmax(np.abs(local) / box.half[[0, 2]]))
+    return 2 * k + (0 if local[k] >= 0 else 1)
+
+
+def _shifted(box: Box, offset: np.ndarray) -> Box:
+    """A box moved along the floor by an x-z offset."""
+    return Box(box.center + np.array([offset[0], 0.0, offset[1]]), box.axes, box.half)
 
 
 class _Scene:
@@ -219,10 +233,12 @@ class _Scene:
         self.floor = floor
 
 
-def _shoves(scene: _Scene, tool: str, polygon: np.ndarray, solid: bool, pose: Pose, failed: set) -> list[ToolPlan]:
-    """The plans that move one tool (its x-z box `polygon`) along a lattice heading so that it shoves the target out
-    of lava, from `pose`."""
+def _shoves(scene: _Scene, tool: str, box: Box, pose: Pose, failed: set) -> list[ToolPlan]:
+    """The plans that move one tool along a lattice heading so that it shoves the target out of lava, from `pose`. A
+    face of the tool's box found open (the target went into the box there) is passed through: the face behind meets
+    the target."""
     t, r = scene.t, scene.r
+    polygon, solid = box.footprint(), _is_bar(box)
     plans = []
     for heading in _headings(pose):
         if (tool, round(float(heading)) % 360) in failed:
@@ -237,10 +253,12 @@ def _shoves(scene: _Scene, tool: str, polygon: np.ndarray, solid: bool, pose: Po
             continue
         back, front = chord
         tu = float(t @ d)
-        if tu - r >= front - 1e-6:
-            contact = tu - r - front  # ahead of the tool
-        elif tu > back:
-            contact = max(0.0, tu - r - back)  # inside its box (a hook's inside): met by what lies behind it
+        faces = [-1 if solid else _face(box, u * d + tv * n) for u in (back, front)]
+        if tu - r >= front - 1e-6 and (tool, "face", faces[1]) not in failed:
+            contact, face = tu - r - front, faces[1]  # ahead of the tool
+        elif tu > back and (tool, "face", faces[0]) not in failed:
+            # inside its box (a hook's inside), or ahead of an open face: met by what lies behind it
+            contact, face = max(0.0, tu - r - back), faces[0]
         else:
             continue
         travel = _travel_out(t, d, contact, r, scene.lava, scene.floor, scene.room)
@@ -253,6 +271,7 @@ def _shoves(scene: _Scene, tool: str, polygon: np.ndarray, solid: bool, pose: Po
             plan = _placed(tool, polygon, solid, d, n, heading, straight, tv, low, high, contact, travel, pose,
                            scene.floor, t)
             if plan is not None:
+                plan.face = face
                 plans.append(plan)
     return plans
 
@@ -266,7 +285,7 @@ def plan_placing_moves(output, target, graph: NavigationGraph, floor: FloorMap, 
     plans = []
     for tool in _free_tools(output):
         box = Box.from_metadata(tool)
-        polygon, solid = box.footprint(), _is_bar(box)
+        polygon = box.footprint()
         for heading in _headings(pose):
             if (tool.uuid, round(float(heading)) % 360) in failed:
                 continue
@@ -274,7 +293,7 @@ def plan_placing_moves(output, target, graph: NavigationGraph, floor: FloorMap, 
             lateral = polygon @ n
             low, high = float(lateral.min()), float(lateral.max())
             for travel in _placing_travels(scene, polygon, d, n):
-                best = _placing(scene, tool.uuid, polygon, solid, d, n, heading, low, high, travel, pose, failed)
+                best = _placing(scene, tool.uuid, box, d, n, heading, low, high, travel, pose, failed)
                 if best is not None:
                     plans.append(best)
                     break
@@ -299,19 +318,19 @@ def _span(values: np.ndarray) -> tuple[float, float]:
     return float(values.min()), float(values.max())
 
 
-def _placing(scene: _Scene, tool: str, polygon: np.ndarray, solid: bool, d: np.ndarray, n: np.ndarray, heading: float,
-             low: float, high: float, travel: float, pose: Pose, failed: set) -> ToolPlan | None:
+def _placing(scene: _Scene, tool: str, box: Box, d: np.ndarray, n: np.ndarray, heading: float, low: float, high: float,
+             travel: float, pose: Pose, failed: set) -> ToolPlan | None:
     """The cheapest plan moving a tool by `travel` along `d` (the target not met) after which a shove takes over
     (None: the performer has nowhere to stand, or no shove works from there)."""
     middle = (low + high) / 2
     best = None
     for straight in (1, -1):
-        plan = _placed(tool, polygon, solid, d, n, heading, straight, middle, low, high, travel, travel, pose,
-                       scene.floor, scene.t)
+        plan = _placed(tool, box.footprint(), _is_bar(box), d, n, heading, straight, middle, low, high, travel, travel,
+                       pose, scene.floor, scene.t)
         if plan is None:
             continue
         x, z = np.array(plan.bands[0][1]) + travel * d  # where the performer ends (it follows the tool)
-        shoves = _shoves(scene, tool, polygon + travel * d, solid, Pose(float(x), float(z), pose.yaw), failed)
+        shoves = _shoves(scene, tool, _shifted(box, travel * d), Pose(float(x), float(z), pose.yaw), failed)
         if not shoves:
             return None  # the same for a pull: the tool ends at the same place
         plan.cost += min(p.cost for p in shoves)
@@ -341,10 +360,10 @@ def plan_freeing_moves(output, target, graph: NavigationGraph, floor: FloorMap, 
                 if (tool, round(float(heading)) % 360) in failed:
                     continue
                 d, n = _axes(heading)
-                met = _contact(polygon, other_box.footprint(), d, n)
-                if met is None:
-                    continue
-                contact, band = met
+                met = _contact(polygon, other_box, d, n)
+                if met is None or (other, "face", met[2]) in failed:
+                    continue  # the path misses the other tool, or meets a face of it found open
+                contact, band, face = met
                 push = _reach_travel(other_box, d, floor_points)
                 if push is None:
                     continue
@@ -356,14 +375,15 @@ def plan_freeing_moves(output, target, graph: NavigationGraph, floor: FloorMap, 
                 plan = _placed(tool, polygon, _is_bar(box), d, n, heading, 1, band, float(lateral.min()),
                                float(lateral.max()), contact, travel, pose, floor, end)
                 if plan is not None:
-                    plan.placing, plan.shoves = True, other
+                    plan.placing, plan.shoves, plan.face = True, other, face
                     plans.append(plan)
     return sorted(plans, key=lambda p: p.cost)
 
 
-def _contact(polygon: np.ndarray, other: np.ndarray, d: np.ndarray, n: np.ndarray) -> tuple[float, float] | None:
-    """(travel, lateral offset): how far a box moves along `d` before it meets another box ahead of it, and where
-    across the heading (None: its path misses the other)."""
+def _contact(polygon: np.ndarray, box: Box, d: np.ndarray, n: np.ndarray) -> tuple[float, float, int] | None:
+    """(travel, lateral offset, face): how far a box moves along `d` before it meets another box ahead of it, where
+    across the heading, and which face of the other it meets (`_face`; -1 for a bar's) (None: its path misses it)."""
+    other = box.footprint()
     low = max(float((polygon @ n).min()), float((other @ n).min()))
     high = min(float((polygon @ n).max()), float((other @ n).max()))
     best = None
@@ -371,7 +391,7 @@ def _contact(polygon: np.ndarray, other: np.ndarray, d: np.ndarray, n: np.ndarra
         mine, theirs = _line_span(polygon, d, n, float(v)), _line_span(other, d, n, float(v))
         if mine is not None and theirs is not None and theirs[0] >= mine[1] - 1e-6 and \
                 (best is None or theirs[0] - mine[1] < best[0]):
-            best = (theirs[0] - mine[1], float(v))
+            best = (theirs[0] - mine[1], float(v), -1 if _is_bar(box) else _face(box, theirs[0] * d + v * n))
     return best
 
 

@@ -11,7 +11,10 @@ with the move that keeps its distance to the tool (MoveAhead after a push, MoveB
 stays off lava, and plans again when the world departs from the plan: the tool slips out of the crosshair, the
 tool travelled past where it should have met the target and the target has not moved (the far side of a hooked
 tool's bounding box is open), or MoveObject fails. Tool choice needs no rule of its own: the tool whose plan works
-(long enough, in line with the target) is the cheapest.
+(long enough, in line with the target) is the cheapest. When no tool can shove the target as it lies, a tool is
+first brought into place (a placing plan: moved without meeting the target to where a shove works), and when none can
+be, a tool out of reach in lava is shoved within reach by another (a freeing plan: a secondary tool); both end after
+their travel, and the skill plans afresh from there.
 """
 
 from __future__ import annotations

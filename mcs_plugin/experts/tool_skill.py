@@ -1,8 +1,8 @@
 """The tool skill's per-episode driver: when a retrieval target is stranded in lava and tools lie about, plan a tool
 move (`tools.plan_tool_moves`; else bring a tool into place, `plan_placing_moves`, or shove one within reach with
 another, `plan_freeing_moves`, and plan again after), walk to the tool, then MoveObject and follow until the target is
-out; slide a tool
-off a target it dragged out inside its box, and walk near the pickup place before fetching takes over."""
+out; slide a tool off a target it dragged out inside its box, and walk near the pickup place before fetching takes
+over."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from mcs_plugin.experts import cli as expert_cli
@@ -12,7 +13,8 @@ from mcs_plugin.experts.boxes import Box
 from mcs_plugin.experts.graph import NavigationGraph
 from mcs_plugin.experts.policies import ExpertRun, make_expert, run_expert, scripted_action
 from mcs_plugin.experts.tools import (
-    CLEAR_MARGIN, enclosing_tool, floor_map, plan_clearing_moves, plan_tool_moves, stranded,
+    CLEAR_MARGIN, enclosing_tool, floor_map, plan_clearing_moves, plan_freeing_moves, plan_placing_moves,
+    plan_tool_moves, stranded,
 )
 from mcs_plugin.mcs import GoalMetadata
 from mcs_plugin.mcs.goals import (
@@ -195,6 +197,42 @@ def test_tool_plan_moves_a_hooked_tool_off_a_target_inside_its_box(controller):
     assert all(p.direction[1] < 0.9 for p in plans)  # never toward +z: the room's wall is 1 m beyond the crossbar
 
 
+def test_tool_plan_shoves_a_hook_out_of_its_pool_with_the_bar(controller):
+    # Secondary tool: the 7 m hook that could reach the target lies 1.5 m inside a pool of lava, the 3 m bar on the
+    # floor beside it, in line with the hook's shaft; the target sits 3.5 m inside its own pool.
+    output = controller.start_scene(str(EVAL7 / "eval_7_interactive_secondary_tool_0001_03.json"))
+    target = next(o for o in output.object_list if o.uuid == output.goal.target_ids()[0])
+    graph = NavigationGraph.from_metadata(output, grid=0.2)
+    floor = floor_map(output, target, graph)
+    args = (output, target, graph, floor, set())
+    direct, placing, freeing = plan_tool_moves(*args), plan_placing_moves(*args), plan_freeing_moves(*args)
+    controller.end_scene()
+    assert stranded(floor, target) and not direct and not placing  # the bar is too short, the hook out of reach
+    plan = freeing[0]
+    assert plan.tool == "tool_359c75ca-b2cf-4d66-93d6-130c81e51e46"  # the bar
+    assert plan.shoves == "tool_09fa6190-5888-4ff9-8af4-b5a02730c8d1" and plan.placing  # moves the hook, then ends
+    assert plan.direction[1] < -0.99 and plan.straight == 1  # pushed south, along the bar, into the shaft's end
+    assert 5.4 < plan.contact < 5.7  # from the bar's end (z 9.5) to the shaft's (z 4)
+    assert plan.travel >= plan.contact + 1.5 - 1e-6  # its crossbar (z -3) reaches the pool's edge (z -4.5), in reach
+
+
+def test_tool_plan_brings_the_bar_across_the_room_before_the_shove(controller):
+    # Secondary tool: the target sits 1.5 m inside a 3 x 3 m ring of lava, 20 m from the 3 m bar; no tool is in line.
+    output = controller.start_scene(str(EVAL7 / "eval_7_interactive_secondary_tool_0001_05.json"))
+    target = next(o for o in output.object_list if o.uuid == output.goal.target_ids()[0])
+    graph = NavigationGraph.from_metadata(output, grid=0.2)
+    floor = floor_map(output, target, graph)
+    direct, placing = plan_tool_moves(output, target, graph, floor, set()), plan_placing_moves(
+        output, target, graph, floor, set())
+    controller.end_scene()
+    assert stranded(floor, target) and not direct and placing
+    plan = placing[0]
+    assert plan.tool == "tool_359c75ca-b2cf-4d66-93d6-130c81e51e46" and plan.placing  # the bar, brought into place
+    assert plan.contact == plan.travel and plan.travel > 12.0  # across the room, meeting nothing on the way
+    end = np.array([-2.0, 9.0]) + plan.travel * np.array(plan.direction)  # the bar's centre where it ends
+    assert np.hypot(*(end - np.array([11.0, -7.0]))) < 4.0  # near the target (its end within 2 m)
+
+
 def test_tool_choice_takes_the_tool_that_reaches(controller):
     plans = _tool_plans(controller, EVAL7 / "eval_7_interactive_tool_choice_0001_01.json")
     assert plans and {p.tool for p in plans} == {"tool_232d07c2-4926-4e40-bbb7-2377aa42c675"}  # the 9 m bar
@@ -228,6 +266,14 @@ def test_expert_moves_the_hooked_tool_off_the_target_and_picks_it_up(controller)
                      record_actions=True)
     assert run.success, run.ended
     assert "MoveObject" in run.actions and run.actions[-2] == "PickupObject"
+
+
+@pytest.mark.slow
+def test_expert_brings_the_bar_across_the_room_and_shoves_the_target_out(controller):
+    run = run_expert(str(EVAL7 / "eval_7_interactive_secondary_tool_0001_05.json"), controller=controller,
+                     record_actions=True)
+    assert run.success, run.ended
+    assert run.actions.count("MoveObject") > 150 and run.actions[-2] == "PickupObject"  # 18 m, then the shove
 
 
 @pytest.mark.slow

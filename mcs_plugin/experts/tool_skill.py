@@ -1,6 +1,8 @@
 """The tool skill's per-episode driver: when a retrieval target is stranded in lava and tools lie about, plan a tool
-move (`tools.plan_tool_moves`), walk to the tool, then MoveObject and follow until the target is out; slide a tool
-off a target it dragged out inside its box, and walk near the pickup place before fetching takes over."""
+move (`tools.plan_tool_moves`; else bring a tool into place, `plan_placing_moves`, or shove one within reach with
+another, `plan_freeing_moves`, and plan again after), walk to the tool, then MoveObject and follow until the target is
+out; slide a tool off a target it dragged out inside its box, and walk near the pickup place before fetching takes
+over."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from mcs_plugin.experts.goals import NearGoal
 from mcs_plugin.experts.poses import pose_of
 from mcs_plugin.experts.tools import (
     CLEAR_MARGIN, MOVED, NO_CONTACT_SLACK, STEP, TOOL_SHAPE, FloorMap, ToolPlan, aim_box, enclosing_tool, floor_map,
-    pickup_spot, plan_clearing_moves, plan_tool_moves, stranded, tool_aim,
+    pickup_spot, plan_clearing_moves, plan_freeing_moves, plan_placing_moves, plan_tool_moves, stranded, tool_aim,
 )
 from mcs_plugin.geometry import angle_difference
 
@@ -38,12 +40,13 @@ class ToolSkill:
         self.plan: ToolPlan | None = None
         self.floor: FloorMap | None = None  # where the performer can walk, tools and target left out
         self.floor_target = ""
-        self.failed: set[tuple[str, int]] = set()
+        self.failed: set[tuple] = set()  # (tool id, heading) of failed plans; (tool id, "face", face) of open faces
         self.plans = 0
         self.band = 0
         self.working = False
         self.travelled = 0.0
         self.target_start: np.ndarray | None = None
+        self.shoved_start: np.ndarray | None = None  # where the other tool a plan shoves lay when the plan began
         self.following = True
         self.last: tuple[int, str] | None = None  # (step, action) of the skill's last choice
         self.used: ToolPlan | None = None  # the last plan that moved a tool
@@ -97,13 +100,20 @@ class ToolSkill:
             if status != "SUCCESSFUL" or output.resolved_object != plan.tool:
                 return self._next_band(expert, output, target)
             self.travelled += STEP
-            shoved = float(np.hypot(*(self._target_xz(target) - self.target_start)))
+            moved = float(np.hypot(*(self._target_xz(target) - self.target_start)))
+            shoved = self._shoved(output, plan) if plan.shoves else moved
             if self.travelled > plan.contact + NO_CONTACT_SLACK and shoved < MOVED or \
-                    self.clearing is not None and shoved > MOVED:
-                # the tool went past the target without taking it along (an open side of its box), or a tool that
-                # was to be moved off the target takes it along: another plan
+                    (self.clearing is not None or plan.placing) and moved > MOVED:
+                # the tool went past the target without taking it along (an open side of its box, passed through
+                # from now on), or a tool that was to be moved off the target or only into place takes it along:
+                # another plan
                 self.failed.add((plan.tool, round(self._heading(plan)) % 360))
+                if shoved < MOVED and plan.face >= 0:  # the face of the tool (or of the one shoved) to meet
+                    self.failed.add((plan.shoves or plan.tool, "face", plan.face))
                 self.plan = None
+                return self._choose(expert, output, target, None)
+            if plan.placing and self.travelled >= plan.travel - 1e-6:
+                self.plan = None  # the tool is in place: the plan that takes over is made from here
                 return self._choose(expert, output, target, None)
             follow = self._follow(output, plan)
             if follow is not None:
@@ -202,15 +212,32 @@ class ToolSkill:
             return False
         graph = expert.graph_for(output)
         clearing = next((o for o in output.object_list if o.uuid == self.clearing), None)
-        plans = plan_clearing_moves(output, target, clearing, graph, self.floor, self.failed) \
-            if clearing is not None else plan_tool_moves(output, target, graph, self.floor, self.failed)
+        if clearing is not None:
+            plans = plan_clearing_moves(output, target, clearing, graph, self.floor, self.failed)
+        else:
+            # a tool that shoves the target out; else one brought into place first; else one moved within reach by
+            # another (the next plans take over from there)
+            plans = plan_tool_moves(output, target, graph, self.floor, self.failed) or \
+                plan_placing_moves(output, target, graph, self.floor, self.failed) or \
+                plan_freeing_moves(output, target, graph, self.floor, self.failed)
         self.plans += 1
         if not plans:
             return False
         self.plan = plans[0]
         self.band, self.working, self.travelled, self.following = 0, False, 0.0, True
         self.target_start = self._target_xz(target)
+        self.shoved_start = self._shoved_xz(output, self.plan)
         return True
+
+    def _shoved(self, output, plan: ToolPlan) -> float:
+        """How far the other tool a plan shoves has moved since the plan began."""
+        return float(np.hypot(*(self._shoved_xz(output, plan) - self.shoved_start)))
+
+    @staticmethod
+    def _shoved_xz(output, plan: ToolPlan) -> np.ndarray:
+        """Where the other tool a plan shoves lies (the origin for a plan that shoves the target)."""
+        other = next((o for o in output.object_list if o.uuid == plan.shoves), None) if plan.shoves else None
+        return ToolSkill._target_xz(other) if other is not None else np.zeros(2)
 
     def _next_band(self, expert: Any, output, target) -> ActionChoice | None:
         """Aim at the next part of the tool's width (the last one hit nothing or something else); when none is left,

@@ -11,7 +11,10 @@ with the move that keeps its distance to the tool (MoveAhead after a push, MoveB
 stays off lava, and plans again when the world departs from the plan: the tool slips out of the crosshair, the
 tool travelled past where it should have met the target and the target has not moved (the far side of a hooked
 tool's bounding box is open), or MoveObject fails. Tool choice needs no rule of its own: the tool whose plan works
-(long enough, in line with the target) is the cheapest.
+(long enough, in line with the target) is the cheapest. When no tool can shove the target as it lies, a tool is
+first brought into place (a placing plan: moved without meeting the target to where a shove works), and when none can
+be, a tool out of reach in lava is shoved within reach by another (a freeing plan: a secondary tool); both end after
+their travel, and the skill plans afresh from there.
 """
 
 from __future__ import annotations
@@ -44,6 +47,10 @@ NO_CONTACT_SLACK = 0.35  # metres a tool may travel past its predicted contact b
 BAR_WIDTH = 1.2  # metres: a tool box no wider than this is a bar, solid across (MCS's rect tools are 0.5-1.13 wide)
 MOVED = 0.05  # metres a target must move to count as shoved
 CLEAR_MARGIN = 0.3  # metres: a tool's box grown by this (the target's radius and some) must clear a target inside it
+PLACE_STEP = 0.5  # metres between the travels a placing move (a tool brought to where a shove takes over) tries
+PLACE_TRAVEL = 25.0  # metres a placing move may move a tool (across a 30 m room)
+PLACE_NEAR = 2.0  # metres: a placing move ends with the tool's box this close to the target
+FREE_EXTRA = 0.3  # metres a tool freed with another is moved past the least travel that brings it within reach
 
 
 @dataclass
@@ -51,7 +58,7 @@ class ToolPlan:
     """How one tool is to be moved: heading of the performer, MoveObject's `straight`, the world direction the tool
     moves in, the travel before it meets the target and the travel that brings the target out, the crosshair
     bands to try (lateral offset across the heading, and the x-z point to stand at), and the estimated cost in
-    actions."""
+    actions (a placing plan's counts the plan that follows it)."""
 
     tool: str
     yaw: float
@@ -61,6 +68,9 @@ class ToolPlan:
     travel: float
     bands: list[tuple[float, tuple[float, float]]]
     cost: float
+    placing: bool = False  # the plan only brings a tool into place for a later one: it ends after its travel
+    shoves: str = ""  # id of the other tool the plan shoves within reach ("": the target)
+    face: int = -1  # the face of the tool's box that is to meet the target (`_face`; -1: a bar's, or none)
 
 
 def _xz(obj) -> np.ndarray:
@@ -144,6 +154,12 @@ class FloorMap:
             inside &= self.others.distance(points) >= PERFORMER_RADIUS + CLEARANCE
         return inside
 
+    def points(self) -> np.ndarray:
+        """The map's points on floor the performer reaches."""
+        gx, gz = np.meshgrid(self.xs, self.zs)
+        on = np.isin(self.labels, list(self.reachable))
+        return np.stack([gx[on], gz[on]], axis=1)
+
     def reached(self, points: np.ndarray) -> np.ndarray:
         """Whether each point is clear and its nearest map point on a floor component the performer reaches."""
         i = np.round((points[:, 0] - self.xs[0]) / FLOOR_GRID).astype(int)
@@ -163,52 +179,244 @@ def floor_map(output, target, graph: NavigationGraph) -> FloorMap:
     return FloorMap(Obstacles(others), graph.room, pose_of(output))
 
 
+def _free_tools(output) -> list:
+    """The tools lying about (not held, with a size)."""
+    return [o for o in output.object_list if o.shape == TOOL_SHAPE and not o.held and o.dimensions]
+
+
+def _is_bar(box: Box) -> bool:
+    """Whether a tool's box is narrow enough to be a bar, solid across."""
+    return 2 * float(min(box.half[0], box.half[2])) <= BAR_WIDTH
+
+
+def _headings(pose: Pose) -> np.ndarray:
+    """The 36 headings of the performer's rotation lattice."""
+    return pose.yaw % 10.0 + 10.0 * np.arange(36)
+
+
+def _axes(heading: float) -> tuple[np.ndarray, np.ndarray]:
+    """The unit x-z vector of a heading and the one across it."""
+    a = math.radians(heading)
+    d = np.array([math.sin(a), math.cos(a)])
+    return d, np.array([d[1], -d[0]])
+
+
 def plan_tool_moves(output, target, graph: NavigationGraph, floor: FloorMap, failed: set) -> list[ToolPlan]:
-    """Every workable tool move for a stranded target, cheapest first (`failed`: (tool id, heading) keys to skip)."""
+    """Every workable tool move for a stranded target, cheapest first (`failed`: (tool id, heading) keys to skip, and
+    (tool id, "face", face) keys of faces found open)."""
     pose = pose_of(output)
-    tools = [o for o in output.object_list if o.shape == TOOL_SHAPE and not o.held and o.dimensions]
-    lava = Obstacles(_lava_polygons(output))
-    t, r = _xz(target), _radius(target)
-    room = np.array(graph.room) / 2.0
-    base = pose.yaw % 10.0
+    scene = _Scene(output, target, graph, floor)
     plans = []
-    for tool in tools:
+    for tool in _free_tools(output):
+        plans += _shoves(scene, tool.uuid, Box.from_metadata(tool), pose, failed)
+    return sorted(plans, key=lambda p: p.cost)
+
+
+def _face(box: Box, point: np.ndarray) -> int:
+    """Which side of a box's footprint an x-z point on its outline lies on: 0 / 1 along the box's first horizontal
+    axis (+ / -), 2 / 3 along its second (the box's own frame: a tool keeps its faces as MoveObject shifts it)."""
+    local = box.axes[[0, 2]][:, [0, 2]] @ (point - box.center[[0, 2]])
+    k = int(np.argmax(np.abs(local) / box.half[[0, 2]]))
+    return 2 * k + (0 if local[k] >= 0 else 1)
+
+
+def _shifted(box: Box, offset: np.ndarray) -> Box:
+    """A box moved along the floor by an x-z offset."""
+    return Box(box.center + np.array([offset[0], 0.0, offset[1]]), box.axes, box.half)
+
+
+class _Scene:
+    """What every tool plan of one target needs: the target's x-z centre and radius, lava and holes, the room's
+    half sizes and the floor map."""
+
+    def __init__(self, output, target, graph: NavigationGraph, floor: FloorMap):
+        self.t, self.r = _xz(target), _radius(target)
+        self.lava = Obstacles(_lava_polygons(output))
+        self.room = np.array(graph.room) / 2.0
+        self.floor = floor
+
+
+def _shoves(scene: _Scene, tool: str, box: Box, pose: Pose, failed: set) -> list[ToolPlan]:
+    """The plans that move one tool along a lattice heading so that it shoves the target out of lava, from `pose`. A
+    face of the tool's box found open (the target went into the box there) is passed through: the face behind meets
+    the target."""
+    t, r = scene.t, scene.r
+    polygon, solid = box.footprint(), _is_bar(box)
+    plans = []
+    for heading in _headings(pose):
+        if (tool, round(float(heading)) % 360) in failed:
+            continue
+        d, n = _axes(heading)
+        tv = float(t @ n)
+        lateral = polygon @ n
+        if not lateral.min() <= tv <= lateral.max():
+            continue  # the tool's path misses the target
+        chord = _line_span(polygon, d, n, tv)
+        if chord is None:
+            continue
+        back, front = chord
+        tu = float(t @ d)
+        faces = [-1 if solid else _face(box, u * d + tv * n) for u in (back, front)]
+        if tu - r >= front - 1e-6 and (tool, "face", faces[1]) not in failed:
+            contact, face = tu - r - front, faces[1]  # ahead of the tool
+        elif tu > back and (tool, "face", faces[0]) not in failed:
+            # inside its box (a hook's inside), or ahead of an open face: met by what lies behind it
+            contact, face = max(0.0, tu - r - back), faces[0]
+        else:
+            continue
+        travel = _travel_out(t, d, contact, r, scene.lava, scene.floor, scene.room)
+        if travel is None:
+            continue
+        if np.any(np.abs(polygon + travel * d) > scene.room - 0.02):
+            continue  # the tool would run into a wall
+        low, high = float(lateral.min()), float(lateral.max())
+        for straight in (1, -1):
+            plan = _placed(tool, polygon, solid, d, n, heading, straight, tv, low, high, contact, travel, pose,
+                           scene.floor, t)
+            if plan is not None:
+                plan.face = face
+                plans.append(plan)
+    return plans
+
+
+def plan_placing_moves(output, target, graph: NavigationGraph, floor: FloorMap, failed: set) -> list[ToolPlan]:
+    """Every workable move of a tool that brings it, without meeting the target, to where a shove takes over (a tool
+    too far from the target or out of line with it; a hook put round the target to pull it back), cheapest first:
+    the least travel along each heading after which `_shoves` finds a plan, the cost counting that plan's."""
+    pose = pose_of(output)
+    scene = _Scene(output, target, graph, floor)
+    plans = []
+    for tool in _free_tools(output):
         box = Box.from_metadata(tool)
         polygon = box.footprint()
-        solid = 2 * float(min(box.half[0], box.half[2])) <= BAR_WIDTH
-        for heading in base + 10.0 * np.arange(36):
+        for heading in _headings(pose):
             if (tool.uuid, round(float(heading)) % 360) in failed:
                 continue
-            a = math.radians(heading)
-            d = np.array([math.sin(a), math.cos(a)])
-            n = np.array([d[1], -d[0]])
-            tv = float(t @ n)
+            d, n = _axes(heading)
             lateral = polygon @ n
-            if not lateral.min() <= tv <= lateral.max():
-                continue  # the tool's path misses the target
-            chord = _line_span(polygon, d, n, tv)
-            if chord is None:
-                continue
-            back, front = chord
-            tu = float(t @ d)
-            if tu - r >= front - 1e-6:
-                contact = tu - r - front  # ahead of the tool
-            elif tu > back:
-                contact = max(0.0, tu - r - back)  # inside its box (a hook's inside): met by what lies behind it
-            else:
-                continue
-            travel = _travel_out(t, d, contact, r, lava, floor, room)
-            if travel is None:
-                continue
-            moved = polygon + travel * d
-            if np.any(np.abs(moved) > room - 0.02):
-                continue  # the tool would run into a wall
             low, high = float(lateral.min()), float(lateral.max())
-            for straight in (1, -1):
-                plan = _placed(tool.uuid, polygon, solid, d, n, heading, straight, tv, low, high, contact, travel, pose, floor, t)
+            for travel in _placing_travels(scene, polygon, d, n):
+                best = _placing(scene, tool.uuid, box, d, n, heading, low, high, travel, pose, failed)
+                if best is not None:
+                    plans.append(best)
+                    break
+    return sorted(plans, key=lambda p: p.cost)
+
+
+def _placing_travels(scene: _Scene, polygon: np.ndarray, d: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The travels (every PLACE_STEP) along `d` that leave a tool in the room, its box within PLACE_NEAR of the
+    target, and its back short of the target (the box may end round it: a hook's inside, whose near side is open)."""
+    travels = np.arange(PLACE_STEP, PLACE_TRAVEL + 1e-9, PLACE_STEP)
+    ok = np.array([not np.any(np.abs(polygon + k * d) > scene.room - 0.02) for k in travels], bool)
+    ok &= Obstacles([polygon]).distance(scene.t[None] - travels[:, None] * d[None]) <= PLACE_NEAR
+    tv, (low, high) = float(scene.t @ n), _span(polygon @ n)
+    chord = _line_span(polygon, d, n, min(max(tv, low), high))
+    if chord is not None and low - scene.r <= tv <= high + scene.r:  # the target lies in the tool's path
+        ok &= chord[0] + travels < float(scene.t @ d) - scene.r  # the box's back stays short of it
+    return travels[ok]
+
+
+def _span(values: np.ndarray) -> tuple[float, float]:
+    """The least and greatest of some values."""
+    return float(values.min()), float(values.max())
+
+
+def _placing(scene: _Scene, tool: str, box: Box, d: np.ndarray, n: np.ndarray, heading: float, low: float, high: float,
+             travel: float, pose: Pose, failed: set) -> ToolPlan | None:
+    """The cheapest plan moving a tool by `travel` along `d` (the target not met) after which a shove takes over
+    (None: the performer has nowhere to stand, or no shove works from there)."""
+    middle = (low + high) / 2
+    best = None
+    for straight in (1, -1):
+        plan = _placed(tool, box.footprint(), _is_bar(box), d, n, heading, straight, middle, low, high, travel, travel,
+                       pose, scene.floor, scene.t)
+        if plan is None:
+            continue
+        x, z = np.array(plan.bands[0][1]) + travel * d  # where the performer ends (it follows the tool)
+        shoves = _shoves(scene, tool, _shifted(box, travel * d), Pose(float(x), float(z), pose.yaw), failed)
+        if not shoves:
+            return None  # the same for a pull: the tool ends at the same place
+        plan.cost += min(p.cost for p in shoves)
+        plan.placing = True
+        if best is None or plan.cost < best.cost:
+            best = plan
+    return best
+
+
+def plan_freeing_moves(output, target, graph: NavigationGraph, floor: FloorMap, failed: set) -> list[ToolPlan]:
+    """Every workable move of a tool that shoves another tool, out of reach (in lava), until the performer can reach
+    it, cheapest first: along each heading where the first tool's path meets the other's box, the least travel
+    after which the other's box lies within STAND_OFF of floor the performer reaches, and FREE_EXTRA more."""
+    pose = pose_of(output)
+    room = np.array(graph.room) / 2.0
+    floor_points = floor.points()
+    tools = [(o.uuid, Box.from_metadata(o)) for o in _free_tools(output)]
+    plans = []
+    for other, other_box in tools:
+        if _reach_travel(other_box, np.zeros(2), floor_points) is not None:
+            continue  # within reach as it lies
+        for tool, box in tools:
+            if tool == other:
+                continue
+            polygon = box.footprint()
+            for heading in _headings(pose):
+                if (tool, round(float(heading)) % 360) in failed:
+                    continue
+                d, n = _axes(heading)
+                met = _contact(polygon, other_box, d, n)
+                if met is None or (other, "face", met[2]) in failed:
+                    continue  # the path misses the other tool, or meets a face of it found open
+                contact, band, face = met
+                push = _reach_travel(other_box, d, floor_points)
+                if push is None:
+                    continue
+                travel = contact + push + FREE_EXTRA
+                if travel > MAX_TRAVEL or np.any(np.abs(other_box.footprint() + (travel - contact) * d) > room - 0.02):
+                    continue
+                lateral = polygon @ n
+                end = np.array([other_box.center[0], other_box.center[2]]) + (travel - contact) * d
+                plan = _placed(tool, polygon, _is_bar(box), d, n, heading, 1, band, float(lateral.min()),
+                               float(lateral.max()), contact, travel, pose, floor, end)
                 if plan is not None:
+                    plan.placing, plan.shoves, plan.face = True, other, face
                     plans.append(plan)
     return sorted(plans, key=lambda p: p.cost)
+
+
+def _contact(polygon: np.ndarray, box: Box, d: np.ndarray, n: np.ndarray) -> tuple[float, float, int] | None:
+    """(travel, lateral offset, face): how far a box moves along `d` before it meets another box ahead of it, where
+    across the heading, and which face of the other it meets (`_face`; -1 for a bar's) (None: its path misses it)."""
+    other = box.footprint()
+    low = max(float((polygon @ n).min()), float((other @ n).min()))
+    high = min(float((polygon @ n).max()), float((other @ n).max()))
+    best = None
+    for v in np.linspace(low, high, BANDS) if high > low else []:
+        mine, theirs = _line_span(polygon, d, n, float(v)), _line_span(other, d, n, float(v))
+        if mine is not None and theirs is not None and theirs[0] >= mine[1] - 1e-6 and \
+                (best is None or theirs[0] - mine[1] < best[0]):
+            best = (theirs[0] - mine[1], float(v), -1 if _is_bar(box) else _face(box, theirs[0] * d + v * n))
+    return best
+
+
+def _reach_travel(box: Box, d: np.ndarray, points: np.ndarray) -> float | None:
+    """The least travel along `d` (0 for no move; else STEP to MAX_TRAVEL) after which a box lies within STAND_OFF of
+    one of `points` (the floor the performer reaches), or None."""
+    axes = box.axes[[0, 2]][:, [0, 2]]  # the box's horizontal axes, x-z components
+    half = box.half[[0, 2]] + STAND_OFF
+    local = (points - np.array([box.center[0], box.center[2]])) @ axes.T  # (N, 2) in the box's frame
+    step = axes @ d
+    if not np.any(step):
+        return 0.0 if np.any(np.all(np.abs(local) <= half, axis=1)) else None
+    lo, hi = np.full(len(points), STEP), np.full(len(points), MAX_TRAVEL)
+    for k in range(2):
+        if abs(step[k]) < 1e-9:
+            inside = np.abs(local[:, k]) <= half[k]
+            lo, hi = np.where(inside, lo, np.inf), np.where(inside, hi, -np.inf)
+        else:
+            a, b = (local[:, k] - half[k]) / step[k], (local[:, k] + half[k]) / step[k]
+            lo, hi = np.maximum(lo, np.minimum(a, b)), np.minimum(hi, np.maximum(a, b))
+    ok = lo <= hi
+    return float(math.ceil(lo[ok].min() / STEP - 1e-9) * STEP) if ok.any() else None
 
 
 def enclosing_tool(output, target):
@@ -233,12 +441,10 @@ def plan_clearing_moves(output, target, tool, graph: NavigationGraph, floor: Flo
     t = _xz(target)
     room = np.array(graph.room) / 2.0
     plans = []
-    for heading in pose.yaw % 10.0 + 10.0 * np.arange(36):
+    for heading in _headings(pose):
         if (tool.uuid, round(float(heading)) % 360) in failed:
             continue
-        a = math.radians(heading)
-        d = np.array([math.sin(a), math.cos(a)])
-        n = np.array([d[1], -d[0]])
+        d, n = _axes(heading)
         travel = next((float(k) for k in np.arange(STEP, MAX_TRAVEL + 1e-9, STEP)
                        if not box.contains((t[0] - k * d[0], box.center[1], t[1] - k * d[1]), margin=CLEAR_MARGIN)),
                       None)

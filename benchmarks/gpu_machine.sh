@@ -6,7 +6,7 @@
 #   STEPS       training steps of each train_fps run (default 30000)
 #   SWEEP_S     wall-clock budget of the sweep in seconds (default 300); CAP_S per scene (default 280)
 # Expects python3 with CUDA torch and the project's dependencies importable (PYTHONPATH), as in
-# benchmarks/RESULTS.md's "Training on a GPU machine".
+# benchmarks/RESULTS.md's "On a CUDA GPU machine".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-runs/gpu}
@@ -17,9 +17,7 @@ log() { echo "== $(date +%T) $*"; }
 
 log machine; getconf _NPROCESSORS_ONLN; nvidia-smi -L 2>/dev/null
 $PY -c "import torch, mujoco, moderngl; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), 'mujoco', mujoco.__version__)" || exit 1
-$PY -c "
-from mcs_plugin.sim.renderer import Renderer; import moderngl
-ctx = moderngl.create_standalone_context(backend='egl', require=330); print('EGL renderer:', ctx.info['GL_RENDERER'])"
+$PY -c "import moderngl; print('EGL renderer:', moderngl.create_standalone_context(backend='egl', require=330).info['GL_RENDERER'])"
 
 log renderer; $PY benchmarks/render_throughput.py --seconds 2 2>&1 | tail -5
 log simulator; $PY benchmarks/sim_throughput.py --steps 300 2>&1 | tail -6

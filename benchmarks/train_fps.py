@@ -36,7 +36,8 @@ def run(experiment: str, processes: int, sampler_processes: int, resolution: int
     kwargs = {"train_steps": steps, "processes": processes, "resolution": resolution,
               "rollout_steps": rollout_steps, "save_interval": steps,
               "scenes": str(root / "train" / "retrieval-easy-*.json"), **(extra or {})}
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])), "OMP_NUM_THREADS": "1", "LP_NUM_THREADS": "1"}
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))  # the caller's entries kept
+    env = {**os.environ, "PYTHONPATH": path, "OMP_NUM_THREADS": "1", "LP_NUM_THREADS": "1"}
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         cpu_before = _children_cpu_s()

@@ -94,9 +94,10 @@ def _centre(obj) -> np.ndarray:
     return _box(obj).center
 
 
-def _kind_centre(output, kind: Any) -> np.ndarray | None:
-    """The centre of the object a goal kind names (("pickup", id), ("open", id), ...), if the output lists it."""
-    obj = _objects(output).get(kind[1]) if isinstance(kind, tuple) and len(kind) > 1 else None
+def _kind_centre(objects: dict[str, Any], kind: Any) -> np.ndarray | None:
+    """The centre of the object a goal kind names (("pickup", id), ("open", id), ...), if `objects` (id -> object
+    metadata) holds it."""
+    obj = objects.get(kind[1]) if isinstance(kind, tuple) and len(kind) > 1 else None
     return _centre(obj) if obj is not None and obj.dimensions else None
 
 
@@ -513,17 +514,20 @@ class Expert:
 
     def _remember_door(self, output, kind: Any, door) -> None:
         """Note the closed door found in the way to a goal, with where the goal's object stands now."""
-        self._doors[kind] = (door.uuid, _kind_centre(output, kind))
+        self._doors[kind] = (door.uuid, _kind_centre(_objects(output), kind))
 
     def _remembered_door(self, output, kind: Any) -> Any | None:
         """The door noted for a goal, unless the goal's object has moved since (a rolled target may now lie on the
         other side of the room, behind another door)."""
-        door_id, centre = self._doors.get(kind, ("", None))
-        now = _kind_centre(output, kind)
+        if kind not in self._doors:
+            return None
+        door_id, centre = self._doors[kind]
+        objects = _objects(output)
+        now = _kind_centre(objects, kind)
         if centre is not None and (now is None or float(np.hypot(*(now - centre)[[0, 2]])) > DOOR_MEMO_MOVE):
             del self._doors[kind]
             return None
-        return _objects(output).get(door_id)
+        return objects.get(door_id)
 
     def _door_in_the_way(self, output, goal: Goal) -> Any | None:
         """The closed door to open when no path reaches a goal (or no goal pose is free): plan again as if every

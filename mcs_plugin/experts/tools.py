@@ -269,7 +269,7 @@ def _shoves(scene: _Scene, tool: str, box: Box, pose: Pose, failed: set) -> list
             continue
         if np.any(np.abs(polygon + travel * d) > scene.room - 0.02):
             continue  # the tool would run into a wall
-        low, high = float(lateral.min()), float(lateral.max())
+        low, high = _span(lateral)
         for straight in (1, -1):
             plan = _placed(tool, polygon, solid, d, n, heading, straight, tv, low, high, contact, travel, pose,
                            scene.floor, t)
@@ -294,7 +294,7 @@ def plan_placing_moves(output, target, graph: NavigationGraph, floor: FloorMap, 
                 continue
             d, n = _axes(heading)
             lateral = polygon @ n
-            low, high = float(lateral.min()), float(lateral.max())
+            low, high = _span(lateral)
             for travel in _placing_travels(scene, polygon, d, n):
                 best = _placing(scene, tool.uuid, box, d, n, heading, low, high, travel, pose, failed)
                 if best is not None:
@@ -375,8 +375,8 @@ def plan_freeing_moves(output, target, graph: NavigationGraph, floor: FloorMap, 
                     continue
                 lateral = polygon @ n
                 end = np.array([other_box.center[0], other_box.center[2]]) + (travel - contact) * d
-                plan = _placed(tool, polygon, _is_bar(box), d, n, heading, 1, band, float(lateral.min()),
-                               float(lateral.max()), contact, travel, pose, floor, end)
+                plan = _placed(tool, polygon, _is_bar(box), d, n, heading, 1, band, *_span(lateral), contact, travel,
+                               pose, floor, end)
                 if plan is not None:
                     plan.placing, plan.shoves, plan.face = True, other, face
                     plans.append(plan)
@@ -452,8 +452,8 @@ def plan_clearing_moves(output, target, tool, graph: NavigationGraph, floor: Flo
             continue
         lateral = polygon @ n
         for straight in (1, -1):
-            plan = _placed(tool.uuid, polygon, False, d, n, heading, straight, float(t @ n), float(lateral.min()),
-                           float(lateral.max()), travel, travel, pose, floor, t)
+            plan = _placed(tool.uuid, polygon, False, d, n, heading, straight, float(t @ n), *_span(lateral), travel,
+                           travel, pose, floor, t)
             if plan is not None:
                 plans.append(plan)
     return sorted(plans, key=lambda p: p.cost)

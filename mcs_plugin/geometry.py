@@ -64,6 +64,8 @@ class Obstacles:
         self._ab = np.array(b, float).reshape(-1, 2) - self._a
         self._len2 = np.maximum((self._ab ** 2).sum(axis=1), 1e-18)
         self._sizes = np.array([len(p) for p in self.polygons], dtype=np.intp)
+        self._low = np.array([p.min(axis=0) for p in self.polygons]).reshape(-1, 2)
+        self._high = np.array([p.max(axis=0) for p in self.polygons]).reshape(-1, 2)
         # plain-Python edges per polygon for scalar queries: (ax, az, abx, abz, len2)
         self._edges = [[(float(pa[0]), float(pa[1]), float(pb[0] - pa[0]), float(pb[1] - pa[1]),
                          max(float((pb[0] - pa[0]) ** 2 + (pb[1] - pa[1]) ** 2), 1e-18))
@@ -72,24 +74,40 @@ class Obstacles:
     def __len__(self) -> int:
         return len(self.polygons)
 
-    def distances(self, points: np.ndarray) -> np.ndarray:
-        """Distance from each point (N, 2) to each polygon (N, P) (0 inside one)."""
+    def distances(self, points: np.ndarray, within: float = math.inf) -> np.ndarray:
+        """Distance from each point (N, 2) to each polygon (N, P) (0 inside one). With a finite `within`, only the
+        points inside a polygon's bounding box grown by `within` are measured against it; the others read inf (a
+        navigation grid needs the clearances below a threshold, and most cells are far from most obstacles)."""
         pts = np.asarray(points, float).reshape(-1, 2)
-        out = np.empty((len(pts), len(self.polygons)))
         if not self.polygons:
+            return np.empty((len(pts), 0))
+        if math.isinf(within):
+            out = np.empty((len(pts), len(self.polygons)))
+            for lo in range(0, len(pts), 2048):  # bounded memory for big grids
+                seg, left = self._edge_terms(pts[lo : lo + 2048], slice(None))
+                per_poly = np.minimum.reduceat(seg, self._starts, axis=1)
+                inside = np.logical_and.reduceat(left, self._starts, axis=1) & (self._sizes >= 3)[None]
+                out[lo : lo + 2048] = np.where(inside, 0.0, per_poly)
             return out
-        for lo in range(0, len(pts), 2048):  # bounded memory for big grids
-            p = pts[lo : lo + 2048]
-            ap = p[:, None, :] - self._a[None, :, :]
-            t = np.clip((ap * self._ab[None]).sum(axis=2) / self._len2[None], 0.0, 1.0)
-            closest = ap - t[:, :, None] * self._ab[None]
-            seg = np.hypot(closest[:, :, 0], closest[:, :, 1])
-            cross = self._ab[None, :, 0] * ap[:, :, 1] - self._ab[None, :, 1] * ap[:, :, 0]
-            per_poly = np.minimum.reduceat(seg, self._starts, axis=1)
-            # inside a counter-clockwise polygon: on the left of every edge (a point or segment has no inside)
-            inside = np.logical_and.reduceat(cross >= 0.0, self._starts, axis=1) & (self._sizes >= 3)[None]
-            out[lo : lo + 2048] = np.where(inside, 0.0, per_poly)
+        out = np.full((len(pts), len(self.polygons)), np.inf)
+        near = np.all((pts[:, None, :] >= self._low[None] - within) & (pts[:, None, :] <= self._high[None] + within),
+                      axis=2)
+        for i, (start, size) in enumerate(zip(self._starts, self._sizes)):
+            rows = np.flatnonzero(near[:, i])
+            if rows.size:
+                seg, left = self._edge_terms(pts[rows], slice(start, start + size))
+                out[rows, i] = np.where(left.all(axis=1) & (size >= 3), 0.0, seg.min(axis=1))
         return out
+
+    def _edge_terms(self, p: np.ndarray, edges: slice) -> tuple[np.ndarray, np.ndarray]:
+        """For points (n, 2) and a run of edges (m): each point's distance to each edge's segment (n, m), and
+        whether it lies on the left of the edge (inside a counter-clockwise polygon: left of every edge)."""
+        a, ab, len2 = self._a[edges], self._ab[edges], self._len2[edges]
+        ap = p[:, None, :] - a[None, :, :]
+        t = np.clip((ap * ab[None]).sum(axis=2) / len2[None], 0.0, 1.0)
+        closest = ap - t[:, :, None] * ab[None]
+        cross = ab[None, :, 0] * ap[:, :, 1] - ab[None, :, 1] * ap[:, :, 0]
+        return np.hypot(closest[:, :, 0], closest[:, :, 1]), cross >= 0.0
 
     def distance(self, points: np.ndarray) -> np.ndarray:
         """Distance from each point (N, 2) to the nearest polygon (0 inside one); inf without polygons."""

@@ -9,6 +9,7 @@ import numpy as np
 
 from mcs_plugin.experts.goals import NearGoal
 from mcs_plugin.experts.graph import NavigationGraph
+from mcs_plugin.experts.poses import pose_of
 from mcs_plugin.samplers import MCSSceneTaskSampler
 from mcs_plugin.sensors import TargetPointSensor
 from mcs_plugin.sim.controller import EmbeddedController
@@ -167,3 +168,20 @@ def test_the_expert_makes_its_graph_anew_once_a_rolling_obstacle_stops_not_at_ev
     assert len({id(graphs[i]) for i in rolling}) == 1  # kept through the roll
     assert graphs[-1] is not graphs[rolling[0]]  # made anew where the ball stopped
     sim.stop_simulation()
+
+
+def test_graph_from_culled_clearances_is_the_graph_from_exact_ones(tmp_path, monkeypatch):
+    """The graph measures its cells' clearance only near each obstacle; what it derives is what exact ones give."""
+    from mcs_plugin.geometry import Obstacles
+
+    output = make_sampler(tmp_path, "test").next_task().env.last_output
+    culled = NavigationGraph.from_metadata(output, grid=0.1)
+    exact_distances = Obstacles.distances
+    monkeypatch.setattr(Obstacles, "distances", lambda self, points, within=math.inf: exact_distances(self, points))
+    exact = NavigationGraph.from_metadata(output, grid=0.1)
+    assert np.isinf(culled._level_clearance).any() and not np.isinf(exact._level_clearance).any()
+    for name in ("free", "_relaxed", "_near_polygons"):
+        assert np.array_equal(getattr(culled, name), getattr(exact, name)), name
+    target = next(o for o in output.object_list if o.uuid == "ball")
+    plans = [graph.plan(pose_of(output), NearGoal.of_object(target, 1.0)) for graph in (culled, exact)]
+    assert plans[0] and [a for a, _ in plans[0]] == [a for a, _ in plans[1]]

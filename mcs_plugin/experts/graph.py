@@ -114,15 +114,16 @@ class NavigationGraph:
         gx, gz = np.meshgrid(self.xs, self.zs)
         self._cell_points = np.stack([gx.ravel(), gz.ravel()], axis=1)
         self._init_levels(extents, standing)
-        per_polygon = self.obstacles.distances(self._cell_points)
+        # polygons that may matter for a point of each cell (for exact checks near obstacles)
+        near = self.radius + self.clearance + self.grid * 0.7072 + 1e-6
+        # the grid's clearances are only compared with thresholds up to `near`: further ones need not be exact
+        per_polygon = self.obstacles.distances(self._cell_points, within=near + self.grid)
         # clearance of each cell's centre at each level (only the polygons in the way at that level count)
         self._level_clearance = np.stack([
             (np.where(block[None, :], per_polygon, np.inf).min(axis=1) if len(self.obstacles) else
              np.full(len(self._cell_points), np.inf)).reshape(gx.shape) for block in self._blocks])
         self._cell_level = self.level_index(gx, gz)
         self._cell_clearance = np.take_along_axis(self._level_clearance, self._cell_level[None], axis=0)[0]
-        # polygons that may matter for a point of each cell (for exact checks near obstacles)
-        near = self.radius + self.clearance + self.grid * 0.7072 + 1e-6
         self._near_polygons = per_polygon.reshape(gx.shape + (len(self.obstacles),)) <= near
         inside = (np.abs(gx) <= self._limit[0]) & (np.abs(gz) <= self._limit[1])
         #: cells (rows = z, columns = x) whose centre is a free performer position (at its own level)
@@ -504,7 +505,7 @@ class NavigationGraph:
         pz = (self.zs[rows][:, None] + oz.ravel()[None]).ravel()
         owner = np.repeat(np.arange(rows.size), ox.size)
         inside = (np.abs(px) <= self._limit[0]) & (np.abs(pz) <= self._limit[1])
-        free = inside & (self.free_clearance(px, pz) >= self.radius + self.clearance)
+        free = inside & (self.free_clearance(px, pz, within=self.radius + self.clearance) >= self.radius + self.clearance)
         yaws = (self.anchor.yaw + ROTATE_DEGREES * np.arange(HEADINGS)) % 360.0
         candidates = goal.prefilter(px[:, None], pz[:, None], yaws[None, :]) & free[:, None]
         batch = getattr(goal, "batch", None)
@@ -526,12 +527,13 @@ class NavigationGraph:
         result[rows[done], cols[done]] = True
         return result
 
-    def free_clearance(self, x: np.ndarray, z: np.ndarray) -> np.ndarray:
-        """Clearance of x-z points (vectorised) from what is in the way on the surface each stands on."""
+    def free_clearance(self, x: np.ndarray, z: np.ndarray, within: float = math.inf) -> np.ndarray:
+        """Clearance of x-z points (vectorised) from what is in the way on the surface each stands on (inf for
+        clearances beyond a finite `within`)."""
         points = np.stack([np.asarray(x, float).ravel(), np.asarray(z, float).ravel()], axis=1)
         if not len(self.obstacles):
             return np.full(len(points), np.inf)
-        distances = self.obstacles.distances(points)
+        distances = self.obstacles.distances(points, within=within)
         block = np.stack(self._blocks)[self.level_index(points[:, 0], points[:, 1])]
         return np.where(block, distances, np.inf).min(axis=1)
 

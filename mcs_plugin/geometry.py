@@ -90,10 +90,13 @@ class Obstacles:
                 out[lo : lo + 2048] = np.where(inside, 0.0, per_poly)
             return out
         out = np.full((len(pts), len(self.polygons)), np.inf)
-        near = np.all((pts[:, None, :] >= self._low[None] - within) & (pts[:, None, :] <= self._high[None] + within),
-                      axis=2)
+        order = np.argsort(pts[:, 0], kind="stable")  # each polygon's x band is then one slice
+        first = np.searchsorted(pts[order, 0], self._low[:, 0] - within, side="left")
+        last = np.searchsorted(pts[order, 0], self._high[:, 0] + within, side="right")
         for i, (start, size) in enumerate(zip(self._starts, self._sizes)):
-            rows = np.flatnonzero(near[:, i])
+            band = order[first[i] : last[i]]
+            z = pts[band, 1]
+            rows = band[(z >= self._low[i, 1] - within) & (z <= self._high[i, 1] + within)]
             if rows.size:
                 seg, left = self._edge_terms(pts[rows], slice(start, start + size))
                 out[rows, i] = np.where(left.all(axis=1) & (size >= 3), 0.0, seg.min(axis=1))

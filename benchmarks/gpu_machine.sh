@@ -29,14 +29,13 @@ done
 
 if [ -n "${EVAL7_DIR:-}" ] && [ -d "$EVAL7_DIR" ]; then
   log "expert sweep over $(ls "$EVAL7_DIR"/eval_7_interactive_*.json | wc -l) interactive scenes"
-  parts=$(mktemp -d)
-  # Families with the longest episodes first, so that the budget's end cuts the short ones' queue.
+  # Families with the longest episodes first, so that the budget's end cuts the short ones' queue; a stopped sweep
+  # keeps the scenes it finished.
   ls "$EVAL7_DIR"/eval_7_interactive_*.json | awk '
     /tool|holes|lava|ramps|set_rotation|knowledgeable|occluded|collision/ {print "0 " $0; next} {print "1 " $0}' \
-    | sort -s -k1,1 | cut -d' ' -f2 \
-    | timeout "${SWEEP_S:-300}" xargs -P "$(getconf _NPROCESSORS_ONLN)" -I{} sh -c \
-      "$PY benchmarks/eval7_expert.py $parts/\$(basename {} .json).jsonl {} --cap ${CAP_S:-280} > /dev/null 2>&1"
-  cat "$parts"/*.jsonl > "$OUT/eval7_sweep.jsonl"
+    | sort -s -k1,1 | cut -d' ' -f2 > "$OUT/eval7_order.txt"
+  timeout "${SWEEP_S:-300}" $PY benchmarks/eval7_expert.py "$OUT/eval7_sweep.jsonl" $(cat "$OUT/eval7_order.txt") \
+    --cap "${CAP_S:-280}" --jobs "$(getconf _NPROCESSORS_ONLN)" > /dev/null 2>&1
   $PY benchmarks/eval7_expert.py "$OUT/eval7_sweep.jsonl" --report
 fi
 log done

@@ -255,6 +255,46 @@ def test_a_ramp_up_to_45_degrees_leads_onto_the_platform_at_its_top(sim, height)
     assert outs[-1].position["z"] > 2.3
 
 
+_RAMPS_45 = {
+    # a 1 m cube plank tilted 45 degrees about x (the corpus builds its ramps so), rising toward -z
+    "tilted plank": ({"id": "ramp", "type": "cube", "kinematic": True, "structure": True,
+                      "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0},
+                                 "rotation": {"x": 45, "y": 180, "z": 0}, "scale": {"x": 0.75, "y": 1, "z": 0.1}}]},
+                     (0.0, 1.0), 180.0),
+    # a 45-degree triangle ramp 1 m high rising toward +z
+    "triangle": ({"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,
+                  "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.5, "z": 1.5},
+                             "scale": {"x": 1, "y": 1, "z": 1}}]},
+                 (0.0, 0.0), 0.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RAMPS_45))
+def test_walking_up_a_45_degree_ramp_takes_whole_steps(sim, name):
+    """MCS climbs structures inclined up to 45 degrees: standing on the slope is not an overlap to be pushed out of
+    (AdjustLocationAfterHeightAdjustment), so every step up a 45-degree ramp is a whole 0.1 m along the floor and
+    raises the camera 0.1 m; the body is not pushed back down the slope after each change of height."""
+    ramp, start, yaw = _RAMPS_45[name]
+    sim.start_scene(scene(ramp, start=start, yaw=yaw))
+    sign = 1.0 if yaw == 0.0 else -1.0
+    rises = []
+    previous = sim.last_output
+    while len(rises) < 30:  # up to the top of the slope (walking off its far end is another matter)
+        out = sim.step("MoveAhead")
+        assert out.return_status == "SUCCESSFUL"
+        rise = out.camera_height - previous.camera_height
+        if rises and rises[-1] > 0.05 and rise < 0.05:
+            break
+        assert sign * (out.position["z"] - previous.position["z"]) == pytest.approx(0.1, abs=1e-4)
+        assert out.position["x"] == pytest.approx(start[0], abs=1e-6)
+        rises.append(rise)
+        previous = out
+    climbing = [rise for rise in rises if rise > 0.05]
+    assert len(climbing) >= 3
+    # on the slope itself every step rises 0.1 m (the first one onto it may still be partly on the floor)
+    assert climbing[1:-1] == [pytest.approx(0.1, abs=1e-3)] * (len(climbing) - 2)
+
+
 def test_a_60_degree_ramp_stays_too_steep(sim):
     """Steeper than 45 degrees is not climbed: walking into a 60-degree ramp is OBSTRUCTED near its foot."""
     ramp = {"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,

@@ -210,9 +210,12 @@ class Performer:
 
     def _push_out(self, world: World) -> None:
         """Move the body out of the structures it overlaps, deepest first (Unity's ComputePenetration after a change
-        of height: sideways out of a platform's side after a fall; up and off a ramp's end)."""
+        of height: sideways out of a platform's side after a fall; up and off a ramp's end). A surface gentle enough
+        to walk on (up to 45 degrees) is where the height match has just stood the body, not something to be pushed
+        out of: every step up or down a 45-degree ramp stays a whole step."""
         for _ in range(4):
-            overlaps = self._structure_overlaps(world, self.x, self.z, self.floor_y)
+            overlaps = [overlap for overlap in self._structure_overlaps(world, self.x, self.z, self.floor_y)
+                        if overlap[1][2] < CLIMB_NORMAL_Z]
             if not overlaps:
                 break
             depth, away, _ = max(overlaps, key=lambda overlap: overlap[0])

@@ -306,6 +306,41 @@ def test_a_60_degree_ramp_stays_too_steep(sim):
     assert sim.last_output.camera_height < 0.762 + 0.3
 
 
+def _floor_box(height: float, x: float, z: float, yaw: float = 0.0, side: float = 0.4) -> dict:
+    """A heavy kinematic box (an ordinary object, not a structure) standing on the floor."""
+    return {"id": "box", "type": "cube", "kinematic": True, "mass": 100,
+            "shows": [{"stepBegin": 0, "position": {"x": x, "y": height / 2, "z": z}, "rotation": {"x": 0, "y": yaw, "z": 0},
+                       "scale": {"x": side, "y": height, "z": side}}]}
+
+
+@pytest.mark.parametrize(("x", "blocked"), [(0.4, True), (0.42, False)])
+def test_the_body_stops_at_a_box_face_0_2_m_from_its_axis(sim, x, blocked):
+    """Walking past a 0.4 m box with the body's axis 0.2 m from its side face is OBSTRUCTED alongside it; 0.22 m
+    from it the body passes (objects stop a body of radius 0.21, not MCS's reported 0.25)."""
+    sim.start_scene(scene(_floor_box(0.4, 0.0, 1.0), start=(x, 0.0)))
+    statuses = [sim.step("MoveAhead").return_status for _ in range(16)]
+    assert ("OBSTRUCTED" in statuses) == blocked
+
+
+def test_the_body_walks_past_a_box_corner_0_217_m_from_its_axis(sim):
+    """A 0.4 m box turned 45 degrees points a vertical edge at the path: the body's axis passes 0.217 m from it."""
+    sim.start_scene(scene(_floor_box(0.4, 0.0, 1.0, yaw=45.0), start=(0.2828 + 0.217, 0.0)))
+    assert all(sim.step("MoveAhead").return_status == "SUCCESSFUL" for _ in range(16))
+
+
+def test_the_body_is_stopped_by_a_half_metre_ball_but_passes_over_the_end_of_a_low_tool(sim):
+    """Low objects meet only the body's lower end: a 0.5 m ball stops it 0.44 m from the ball's centre (0.54 m is
+    free), while the end of a 0.3 m tall box lets the axis come within 0.2 m and stops it at 0.1 m."""
+    ball_ = {"id": "ball", "type": "sphere", "mass": 1.9, "moveable": False, "physics": True,
+             "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.25, "z": 1.24}, "scale": {"x": 0.5, "y": 0.5, "z": 0.5}}]}
+    sim.start_scene(scene(ball_))
+    statuses = [sim.step("MoveAhead").return_status for _ in range(9)]
+    assert statuses == ["SUCCESSFUL"] * 7 + ["OBSTRUCTED"] * 2  # 0.7 m (0.54 from the centre) reached, 0.8 m not
+    sim.start_scene(scene(_floor_box(0.3, 0.0, 2.0, side=1.0), start=(0.0, 0.0)))  # its near face at z = 1.5
+    statuses = [sim.step("MoveAhead").return_status for _ in range(15)]
+    assert statuses == ["SUCCESSFUL"] * 13 + ["OBSTRUCTED"] * 2  # 1.3 m (0.2 from the face) reached, 1.4 m not
+
+
 def _ball_in_lidded_container() -> dict:
     """A soccer ball in a 0.4 m separate_container 1.5 m ahead, its lid lowered and attached by step 3 (the Eval 7
     shell game's containers); the performer starts 1 m from the container's centre, looking 30 degrees down."""

@@ -295,6 +295,28 @@ def test_walking_up_a_45_degree_ramp_takes_whole_steps(sim, name):
     assert climbing[1:-1] == [pytest.approx(0.1, abs=1e-3)] * (len(climbing) - 2)
 
 
+def test_walking_down_a_45_degree_ramp_takes_whole_steps(sim):
+    """Down a 45-degree ramp from the 1 m platform at its top: whole 0.1 m steps, the camera 0.1 m lower each step
+    down the slope, and standing height on the floor at its foot."""
+    ramp, _, _ = _RAMPS_45["triangle"]
+    platform = {"id": "platform", "type": "cube", "kinematic": True, "structure": True,
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.5, "z": 3}, "scale": {"x": 1, "y": 1, "z": 2}}]}
+    start = scene(ramp, platform, start=(0.0, 3.0), yaw=180.0)
+    start["performerStart"]["position"]["y"] = 1.0
+    previous = sim.start_scene(start)
+    assert previous.camera_height == pytest.approx(1.762, abs=1e-3)
+    drops = []
+    for _ in range(22):
+        out = sim.step("MoveAhead")
+        assert out.return_status == "SUCCESSFUL"
+        assert previous.position["z"] - out.position["z"] == pytest.approx(0.1, abs=1e-4)
+        drops.append(previous.camera_height - out.camera_height)
+        previous = out
+    on_slope = [drop for drop in drops if drop > 0.05][:-1]  # the last one ends partly on the floor
+    assert on_slope == [pytest.approx(0.1, abs=1e-3)] * len(on_slope) and len(on_slope) >= 8
+    assert previous.camera_height == pytest.approx(0.762, abs=1e-3)
+
+
 def test_a_60_degree_ramp_stays_too_steep(sim):
     """Steeper than 45 degrees is not climbed: walking into a 60-degree ramp is OBSTRUCTED near its foot."""
     ramp = {"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,

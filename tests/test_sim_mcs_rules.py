@@ -255,6 +255,68 @@ def test_a_ramp_up_to_45_degrees_leads_onto_the_platform_at_its_top(sim, height)
     assert outs[-1].position["z"] > 2.3
 
 
+_RAMPS_45 = {
+    # a 1 m cube plank tilted 45 degrees about x (the corpus builds its ramps so), rising toward -z
+    "tilted plank": ({"id": "ramp", "type": "cube", "kinematic": True, "structure": True,
+                      "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0},
+                                 "rotation": {"x": 45, "y": 180, "z": 0}, "scale": {"x": 0.75, "y": 1, "z": 0.1}}]},
+                     (0.0, 1.0), 180.0),
+    # a 45-degree triangle ramp 1 m high rising toward +z
+    "triangle": ({"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,
+                  "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.5, "z": 1.5},
+                             "scale": {"x": 1, "y": 1, "z": 1}}]},
+                 (0.0, 0.0), 0.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RAMPS_45))
+def test_walking_up_a_45_degree_ramp_takes_whole_steps(sim, name):
+    """MCS climbs structures inclined up to 45 degrees: standing on the slope is not an overlap to be pushed out of
+    (AdjustLocationAfterHeightAdjustment), so every step up a 45-degree ramp is a whole 0.1 m along the floor and
+    raises the camera 0.1 m; the body is not pushed back down the slope after each change of height."""
+    ramp, start, yaw = _RAMPS_45[name]
+    sim.start_scene(scene(ramp, start=start, yaw=yaw))
+    sign = 1.0 if yaw == 0.0 else -1.0
+    rises = []
+    previous = sim.last_output
+    while len(rises) < 30:  # up to the top of the slope (walking off its far end is another matter)
+        out = sim.step("MoveAhead")
+        assert out.return_status == "SUCCESSFUL"
+        rise = out.camera_height - previous.camera_height
+        if rises and rises[-1] > 0.05 and rise < 0.05:
+            break
+        assert sign * (out.position["z"] - previous.position["z"]) == pytest.approx(0.1, abs=1e-4)
+        assert out.position["x"] == pytest.approx(start[0], abs=1e-6)
+        rises.append(rise)
+        previous = out
+    climbing = [rise for rise in rises if rise > 0.05]
+    assert len(climbing) >= 3
+    # on the slope itself every step rises 0.1 m (the first one onto it may still be partly on the floor)
+    assert climbing[1:-1] == [pytest.approx(0.1, abs=1e-3)] * (len(climbing) - 2)
+
+
+def test_walking_down_a_45_degree_ramp_takes_whole_steps(sim):
+    """Down a 45-degree ramp from the 1 m platform at its top: whole 0.1 m steps, the camera 0.1 m lower each step
+    down the slope, and standing height on the floor at its foot."""
+    ramp, _, _ = _RAMPS_45["triangle"]
+    platform = {"id": "platform", "type": "cube", "kinematic": True, "structure": True,
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.5, "z": 3}, "scale": {"x": 1, "y": 1, "z": 2}}]}
+    start = scene(ramp, platform, start=(0.0, 3.0), yaw=180.0)
+    start["performerStart"]["position"]["y"] = 1.0
+    previous = sim.start_scene(start)
+    assert previous.camera_height == pytest.approx(1.762, abs=1e-3)
+    drops = []
+    for _ in range(22):
+        out = sim.step("MoveAhead")
+        assert out.return_status == "SUCCESSFUL"
+        assert previous.position["z"] - out.position["z"] == pytest.approx(0.1, abs=1e-4)
+        drops.append(previous.camera_height - out.camera_height)
+        previous = out
+    on_slope = [drop for drop in drops if drop > 0.05][:-1]  # the last one ends partly on the floor
+    assert on_slope == [pytest.approx(0.1, abs=1e-3)] * len(on_slope) and len(on_slope) >= 8
+    assert previous.camera_height == pytest.approx(0.762, abs=1e-3)
+
+
 def test_a_60_degree_ramp_stays_too_steep(sim):
     """Steeper than 45 degrees is not climbed: walking into a 60-degree ramp is OBSTRUCTED near its foot."""
     ramp = {"id": "ramp", "type": "triangle", "kinematic": True, "structure": True,
@@ -264,6 +326,41 @@ def test_a_60_degree_ramp_stays_too_steep(sim):
     statuses = [sim.step("MoveAhead").return_status for _ in range(15)]
     assert "OBSTRUCTED" in statuses
     assert sim.last_output.camera_height < 0.762 + 0.3
+
+
+def _floor_box(height: float, x: float, z: float, yaw: float = 0.0, side: float = 0.4) -> dict:
+    """A heavy kinematic box (an ordinary object, not a structure) standing on the floor."""
+    return {"id": "box", "type": "cube", "kinematic": True, "mass": 100,
+            "shows": [{"stepBegin": 0, "position": {"x": x, "y": height / 2, "z": z}, "rotation": {"x": 0, "y": yaw, "z": 0},
+                       "scale": {"x": side, "y": height, "z": side}}]}
+
+
+@pytest.mark.parametrize(("x", "blocked"), [(0.4, True), (0.42, False)])
+def test_the_body_stops_at_a_box_face_0_2_m_from_its_axis(sim, x, blocked):
+    """Walking past a 0.4 m box with the body's axis 0.2 m from its side face is OBSTRUCTED alongside it; 0.22 m
+    from it the body passes (objects stop a body of radius 0.21, not MCS's reported 0.25)."""
+    sim.start_scene(scene(_floor_box(0.4, 0.0, 1.0), start=(x, 0.0)))
+    statuses = [sim.step("MoveAhead").return_status for _ in range(16)]
+    assert ("OBSTRUCTED" in statuses) == blocked
+
+
+def test_the_body_walks_past_a_box_corner_0_217_m_from_its_axis(sim):
+    """A 0.4 m box turned 45 degrees points a vertical edge at the path: the body's axis passes 0.217 m from it."""
+    sim.start_scene(scene(_floor_box(0.4, 0.0, 1.0, yaw=45.0), start=(0.2828 + 0.217, 0.0)))
+    assert all(sim.step("MoveAhead").return_status == "SUCCESSFUL" for _ in range(16))
+
+
+def test_the_body_is_stopped_by_a_half_metre_ball_but_passes_over_the_end_of_a_low_tool(sim):
+    """Low objects meet only the body's lower end: a 0.5 m ball stops it 0.44 m from the ball's centre (0.54 m is
+    free), while the end of a 0.3 m tall box lets the axis come within 0.2 m and stops it at 0.1 m."""
+    ball_ = {"id": "ball", "type": "sphere", "mass": 1.9, "moveable": False, "physics": True,
+             "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.25, "z": 1.24}, "scale": {"x": 0.5, "y": 0.5, "z": 0.5}}]}
+    sim.start_scene(scene(ball_))
+    statuses = [sim.step("MoveAhead").return_status for _ in range(9)]
+    assert statuses == ["SUCCESSFUL"] * 7 + ["OBSTRUCTED"] * 2  # 0.7 m (0.54 from the centre) reached, 0.8 m not
+    sim.start_scene(scene(_floor_box(0.3, 0.0, 2.0, side=1.0), start=(0.0, 0.0)))  # its near face at z = 1.5
+    statuses = [sim.step("MoveAhead").return_status for _ in range(15)]
+    assert statuses == ["SUCCESSFUL"] * 13 + ["OBSTRUCTED"] * 2  # 1.3 m (0.2 from the face) reached, 1.4 m not
 
 
 def _ball_in_lidded_container() -> dict:

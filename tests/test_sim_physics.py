@@ -87,13 +87,13 @@ def test_walking_shoves_light_objects_and_heavy_ones_obstruct(sim):
 
 
 def test_the_body_slides_along_a_face_it_only_touches(sim):
-    """MCS IT 160: walking along a heavy cube's face exactly the body's radius (0.25 m) from its axis is not
-    obstructed; IT 013: a few millimetres of overlap are."""
+    """MCS IT 160: walking along a heavy cube's face exactly MCS's reported radius (0.25 m) from its axis is not
+    obstructed; a few millimetres of overlap with the body objects stop (radius 0.21) are."""
     touching = cube("block", x=1.5, y=0.25, z=0.5, size=0.5, mass=10)  # its face at z = 0.25
     sim.start_scene(scene(touching, start=(1.0, 0.0), yaw=90))
     statuses = [out.return_status for out in run(sim, 4, "MoveAhead")]
     assert statuses == ["SUCCESSFUL"] * 4
-    overlapping = cube("block", x=1.5, y=0.25, z=0.495, size=0.5, mass=10)  # 5 mm closer
+    overlapping = cube("block", x=1.5, y=0.25, z=0.455, size=0.5, mass=10)  # its face 0.205 m from the axis
     sim.start_scene(scene(overlapping, start=(1.0, 0.0), yaw=90))
     statuses = [out.return_status for out in run(sim, 4, "MoveAhead")]
     assert statuses[0] == "SUCCESSFUL" and "OBSTRUCTED" in statuses

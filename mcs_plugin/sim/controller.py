@@ -30,7 +30,7 @@ from mcs_plugin.mcs.goal import end_scene_record
 from mcs_plugin.sim.actions import ActionRunner, Outcome
 from mcs_plugin.sim.agents import Agents
 from mcs_plugin.sim.observation import objects_metadata, stable_color, visible_objects
-from mcs_plugin.sim.performer import Performer
+from mcs_plugin.sim.performer import BODY_RADIUS, Performer
 from mcs_plugin.sim.reward import goal_achieved, step_reward
 from mcs_plugin.sim.scripts import (
     TriggerSequence,
@@ -113,7 +113,7 @@ class EmbeddedController:
         else:
             scene = load_scene(config_data)
         self.scene = scene
-        self.world = build_world(scene, performer_radius=PERFORMER_RADIUS)
+        self.world = build_world(scene, performer_radius=BODY_RADIUS)
         self.performer = self._initial_performer(scene)
         self.performer.place_capsule(self.world, self.performer.x, self.performer.z)
         # Stand on whatever structure is below the start position (cast from the top of the body at the scene's y).

@@ -16,7 +16,13 @@ from mcs_plugin.sim.coords import camera_axes_mj, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.world import SimObject, World
 
 AXIS_LOW, AXIS_HIGH = 0.068, 0.796  # Unity's capsule segment (height 1.23, radius 0.251, centre 0.33 below the camera)
-FOOT_CLEARANCE = 0.23  # the capsule floats this far above the floor: low obstacles only touch its lower sphere
+# The body that objects stop (a sphere at its lower end, a cylinder above): radius and height of its bottom over the
+# feet, pinned between recorded moves. It is blocked 0.2 m from a box's face but walks past a box's vertical edge
+# 0.217 m from its axis (radius between the two); it stops at a 0.5 m ball 0.44 m from its axis but passes 0.2 m from
+# the end of a 0.3 m tall tool (with that radius, a bottom between 0.154 and 0.174 m). MCS's own capsule, radius
+# 0.251, is what it reports as the performer's radius.
+BODY_RADIUS = 0.21
+FOOT_CLEARANCE = 0.165  # the body floats this far above the floor: low obstacles only touch its lower sphere
 POSE_CLEARANCE = {STANDING: FOOT_CLEARANCE, CRAWLING: 0.1, LYING: 0.02}  # legacy poses keep low bodies low
 # MCS carries a performer whose axis is 0.12 or 0.16 m off a rotating cog's collider when the action starts, not 0.20 or
 # 0.26 m (boarding and leaving a cog lying flat on the floor).
@@ -33,8 +39,8 @@ SHOVE_RADIUS = 0.2  # a shoved object is kept this far (surface) from the body's
 START_CLEAR_RADIUS = 0.254  # a light object starting inside the body ends with its centre this far from the axis
 # (a 0.1 m ball at 0.18 ends at 0.254; a 0.05 m ball at 0.2 must end ahead of the view's lower edge)
 SHOVE_SPEED = 0.1  # m/s a shoved object keeps rolling with
-TOUCH_TOLERANCE = 1e-3  # the body may touch an object without being stopped: it slides along a cube's face exactly
-# its radius (0.25 m) from its axis, while a 3.4 mm overlap with a sphere stops it
+TOUCH_TOLERANCE = 1e-3  # the body may touch an object without being stopped (slide along a face), a deeper overlap
+# stops it
 AGENT_COLLIDER_RADIUS = 0.07  # a simulation agent only stops the performer near its axis (0.39 m apart
 # passes, 0.27 m stops), whatever its arms and body look like
 
@@ -80,7 +86,7 @@ class Performer:
 
     def place_capsule(self, world: World, x: float, z: float, pose: str | None = None) -> None:
         """Put the collision body of a pose at (x, z) (MuJoCo data updated for distance queries): a capsule-like
-        body of radius PERFORMER_RADIUS, as a sphere at its lower end and a cylinder above it (MuJoCo's capsule-box
+        body of radius BODY_RADIUS (as built), as a sphere at its lower end and a cylinder above it (MuJoCo's capsule-box
         distance is wrong when a box pierces the capsule's axis), floating POSE_CLEARANCE above the floor and
         ending no higher than Unity's capsule (CAPSULE_TOP: one walks under a pole 1.35 m up)."""
         pose = pose or self.pose
@@ -210,9 +216,12 @@ class Performer:
 
     def _push_out(self, world: World) -> None:
         """Move the body out of the structures it overlaps, deepest first (Unity's ComputePenetration after a change
-        of height: sideways out of a platform's side after a fall; up and off a ramp's end)."""
+        of height: sideways out of a platform's side after a fall; up and off a ramp's end). A surface gentle enough
+        to walk on (up to 45 degrees) is where the height match has just stood the body, not something to be pushed
+        out of: every step up or down a 45-degree ramp stays a whole step."""
         for _ in range(4):
-            overlaps = self._structure_overlaps(world, self.x, self.z, self.floor_y)
+            overlaps = [overlap for overlap in self._structure_overlaps(world, self.x, self.z, self.floor_y)
+                        if overlap[1][2] < CLIMB_NORMAL_Z]
             if not overlaps:
                 break
             depth, away, _ = max(overlaps, key=lambda overlap: overlap[0])

@@ -86,6 +86,7 @@ class Obstacles:
             for lo in range(0, len(pts), 2048):  # bounded memory for big grids
                 seg, left = self._edge_terms(pts[lo : lo + 2048], slice(None))
                 per_poly = np.minimum.reduceat(seg, self._starts, axis=1)
+                # inside: on the left of every edge (a point or a segment has no inside)
                 inside = np.logical_and.reduceat(left, self._starts, axis=1) & (self._sizes >= 3)[None]
                 out[lo : lo + 2048] = np.where(inside, 0.0, per_poly)
             return out

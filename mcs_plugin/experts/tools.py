@@ -25,11 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import ndimage
 
-from mcs_plugin.constants import PERFORMER_RADIUS, PERFORMER_REACH, STANDING_CAMERA_HEIGHT
+from mcs_plugin.constants import PERFORMER_RADIUS, PERFORMER_REACH, ROTATE_DEGREES, STANDING_CAMERA_HEIGHT
 from mcs_plugin.experts.boxes import Box
 from mcs_plugin.experts.goals import AimGoal
 from mcs_plugin.experts.graph import CLEARANCE, NavigationGraph
-from mcs_plugin.experts.poses import Pose, achievable_tilts, pose_of
+from mcs_plugin.experts.poses import HEADINGS, Pose, achievable_tilts, pose_of
 from mcs_plugin.geometry import Obstacles
 
 TOOL_SHAPE = "tool"  # ObjectMetadata.shape of MCS tools
@@ -51,6 +51,7 @@ PLACE_STEP = 0.5  # metres between the travels a placing move (a tool brought to
 PLACE_TRAVEL = 25.0  # metres a placing move may move a tool (across a 30 m room)
 PLACE_NEAR = 2.0  # metres: a placing move ends with the tool's box this close to the target
 FREE_EXTRA = 0.3  # metres a tool freed with another is moved past the least travel that brings it within reach
+WALL_GAP = 0.02  # metres a moved tool's box, or a shoved target, keeps from the room's walls
 
 
 @dataclass
@@ -190,8 +191,13 @@ def _is_bar(box: Box) -> bool:
 
 
 def _headings(pose: Pose) -> np.ndarray:
-    """The 36 headings of the performer's rotation lattice."""
-    return pose.yaw % 10.0 + 10.0 * np.arange(36)
+    """The headings of the performer's rotation lattice."""
+    return pose.yaw % ROTATE_DEGREES + ROTATE_DEGREES * np.arange(HEADINGS)
+
+
+def _in_room(polygon: np.ndarray, room: np.ndarray) -> bool:
+    """Whether an x-z polygon lies inside the room (half sizes `room`), WALL_GAP off its walls."""
+    return not np.any(np.abs(polygon) > room - WALL_GAP)
 
 
 def _axes(heading: float) -> tuple[np.ndarray, np.ndarray]:
@@ -267,7 +273,7 @@ def _shoves(scene: _Scene, tool: str, box: Box, pose: Pose, failed: set) -> list
         travel = _travel_out(t, d, contact, r, scene.lava, scene.floor, scene.room)
         if travel is None:
             continue
-        if np.any(np.abs(polygon + travel * d) > scene.room - 0.02):
+        if not _in_room(polygon + travel * d, scene.room):
             continue  # the tool would run into a wall
         low, high = _span(lateral)
         for straight in (1, -1):
@@ -307,7 +313,7 @@ def _placing_travels(scene: _Scene, polygon: np.ndarray, d: np.ndarray, n: np.nd
     """The travels (every PLACE_STEP) along `d` that leave a tool in the room, its box within PLACE_NEAR of the
     target, and its back short of the target (the box may end round it: a hook's inside, whose near side is open)."""
     travels = np.arange(PLACE_STEP, PLACE_TRAVEL + 1e-9, PLACE_STEP)
-    ok = np.array([not np.any(np.abs(polygon + k * d) > scene.room - 0.02) for k in travels], bool)
+    ok = np.array([_in_room(polygon + k * d, scene.room) for k in travels], bool)
     ok &= Obstacles([polygon]).distance(scene.t[None] - travels[:, None] * d[None]) <= PLACE_NEAR
     tv, (low, high) = float(scene.t @ n), _span(polygon @ n)
     chord = _line_span(polygon, d, n, min(max(tv, low), high))
@@ -371,7 +377,7 @@ def plan_freeing_moves(output, target, graph: NavigationGraph, floor: FloorMap, 
                 if push is None:
                     continue
                 travel = contact + push + FREE_EXTRA
-                if travel > MAX_TRAVEL or np.any(np.abs(other_box.footprint() + (travel - contact) * d) > room - 0.02):
+                if travel > MAX_TRAVEL or not _in_room(other_box.footprint() + (travel - contact) * d, room):
                     continue
                 lateral = polygon @ n
                 end = np.array([other_box.center[0], other_box.center[2]]) + (travel - contact) * d
@@ -448,7 +454,7 @@ def plan_clearing_moves(output, target, tool, graph: NavigationGraph, floor: Flo
         travel = next((float(k) for k in np.arange(STEP, MAX_TRAVEL + 1e-9, STEP)
                        if not box.contains((t[0] - k * d[0], box.center[1], t[1] - k * d[1]), margin=CLEAR_MARGIN)),
                       None)
-        if travel is None or np.any(np.abs(polygon + travel * d) > room - 0.02):
+        if travel is None or not _in_room(polygon + travel * d, room):
             continue
         lateral = polygon @ n
         for straight in (1, -1):
@@ -467,7 +473,7 @@ def _travel_out(t: np.ndarray, d: np.ndarray, contact: float, r: float, lava: Ob
     if pushes.size == 0:
         return None
     ends = t[None] + pushes[:, None] * d[None]
-    ok = np.all(np.abs(ends) <= room - r - 0.02, axis=1)
+    ok = np.all(np.abs(ends) <= room - r - WALL_GAP, axis=1)
     if len(lava):
         ok &= lava.distance(ends) >= r + TARGET_MARGIN
     candidates = np.nonzero(ok)[0]

@@ -121,11 +121,13 @@ def test_object_action_on_held_object_throws_it(sim, action, params, ahead):
     assert ahead[0] < after.position["z"] - before["z"] < ahead[1]
 
 
-def test_intuitive_physics_room_has_its_own_walls_and_no_ceiling(sim):
+@pytest.mark.parametrize("flag", ["intuitivePhysics", "observation"])
+def test_intuitive_physics_room_has_its_own_walls_and_no_ceiling(sim, flag):
     """MCSMain.AdjustRoomStructuralObjects: a passive intuitive-physics scene has no ceiling, a fixed camera and a
-    room of its own (side walls 7.75 m out, walls 6 m high), whatever the scene's room dimensions."""
+    room of its own (side walls 7.75 m out, walls 6 m high), whatever the scene's room dimensions; MCS still reads
+    the deprecated `observation` flag as `intuitivePhysics`."""
     data = scene(ball(z=1.0))
-    data["intuitivePhysics"] = True
+    data[flag] = True
     out = sim.start_scene(data)
     walls = {o.uuid: o for o in out.structural_object_list}
     assert set(walls) == {"wall_back", "wall_front", "wall_left", "wall_right"}

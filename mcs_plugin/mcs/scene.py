@@ -521,6 +521,14 @@ class Scene(SceneModel):
     toggle_lights: list[StepBeginEnd] = Field(default_factory=list)
     screenshot: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _observation_is_intuitive_physics(cls, data: Any) -> Any:
+        """MCS honours the deprecated `observation` flag as `intuitivePhysics` (MCSMain.AdjustRoomStructuralObjects)."""
+        if isinstance(data, dict) and data.get("observation") is True:
+            return {**data, "intuitivePhysics": True}
+        return data
+
     @field_validator("room_dimensions")
     @classmethod
     def _default_room_dimensions(cls, value: RoomDimensions) -> RoomDimensions:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import mujoco
 import numpy as np
@@ -13,7 +13,7 @@ from mcs_plugin.constants import (
     MOVE_DISTANCE, PERFORMER_RADIUS, POSE_BODY_HEIGHT, POSE_CAMERA_HEIGHT, STANDING, SUPPORT_RADIUS,
 )
 from mcs_plugin.sim.coords import camera_axes_mj, yaw_forward_mj, yaw_right_mj
-from mcs_plugin.sim.world import SimObject, World
+from mcs_plugin.sim.world import UNITY_PHYSICS_STEP, SimObject, World
 
 AXIS_LOW, AXIS_HIGH = 0.068, 0.796  # Unity's capsule segment (height 1.23, radius 0.251, centre 0.33 below the camera)
 # The body that objects stop (a sphere at its lower end, a cylinder above): radius and height of its bottom over the
@@ -32,9 +32,13 @@ STRUCTURE_RADIUS = 0.221  # Unity's capsule keeps its axis this far from structu
 # hole's side after a fall, stopped 0.2 m from a lip but not 0.236 m
 STRUCTURE_AXIS_LOW = 0.225  # ...and that capsule's axis starts this far above the feet (its bottom at the feet): it
 # meets a ramp's side from the floor and slides up and off the top end of a ramp (+0.034 m, 0.074 m on)
-SEESAW_PUSH = 2.0 * 9.81 * 0.02  # N s: standing on a seesaw plank, the performer's weight (2 kg x g, MCS
-# MatchAgentHeightToStructureBelow) as a force for one Unity physics step (0.02 s), once per action
-PUSHABLE_MASS = 2.0  # walking into a lighter non-kinematic object shoves it (a 1.9 kg one is shoved) instead of stopping
+PERFORMER_MASS = 2.0  # kg: the performer's rigidbody; it shoves lighter objects and weighs on seesaw planks
+GRAVITY = 9.81  # m/s^2
+# N s: every height match on a seesaw plank pushes it down at the sphere cast's hit point with the performer's weight,
+# a force that acts for the next Unity physics step (0.01 s)
+SEESAW_PUSH = PERFORMER_MASS * GRAVITY * UNITY_PHYSICS_STEP
+PUSHABLE_MASS = PERFORMER_MASS  # walking into a lighter non-kinematic object shoves it (a 1.9 kg one is shoved)
+# instead of stopping
 SHOVE_RADIUS = 0.2  # a shoved object is kept this far (surface) from the body's axis
 START_CLEAR_RADIUS = 0.254  # a light object starting inside the body ends with its centre this far from the axis
 # (a 0.1 m ball at 0.18 ends at 0.254; a 0.05 m ball at 0.2 must end ahead of the view's lower edge)
@@ -56,6 +60,8 @@ class Performer:
     tilt: float = 0.0  # head tilt, positive = looking down
     pose: str = STANDING
     fixed_camera_y: float | None = None  # passive scenes place the camera at a fixed height
+    # seesaw planks this action's height matches stood on, and where (the pushes press_plank applies)
+    plank_pushes: list[tuple[SimObject, np.ndarray]] = field(default_factory=list, repr=False)
 
     @property
     def camera_height(self) -> float:
@@ -171,7 +177,8 @@ class Performer:
         """Stand on the structure below (MCS MatchAgentHeightToStructureBelow): the camera goes to 0.762 above the
         first surface a sphere cast down from the top of the body meets, when that surface is a structure (room
         floor, platform, ramp...) and not an ordinary object; a change of height then pushes the body out of the
-        structures it overlaps. Returns whether the height changed."""
+        structures it overlaps. A seesaw plank stood on is pushed down with the performer's weight at every match
+        (see press_plank). Returns whether the height changed."""
         if self.fixed_camera_y is not None:
             return False
         if top is None:
@@ -179,6 +186,8 @@ class Performer:
         owner, height = self.support(world, self.x, self.z, top)
         if owner is None or not (owner.structural or owner.is_floor or owner.seesaw):
             return False
+        if owner.plank:
+            self.plank_pushes.append((owner, world.last_cast_point.copy()))
         if abs(height - self.floor_y) < 1e-6:
             return False
         self.floor_y = height
@@ -186,27 +195,27 @@ class Performer:
         return True
 
     def press_plank(self, world: World) -> None:
-        """Push the seesaw plank the performer stands on (if any) down with its weight, once before an action's
-        physics: a plank tips 2, 6, 11 degrees after 1-3 actions under a performer on its end, and a tilted one only
-        lifts its low end once the performer is 0.15 m past the pivot, as one such push per action (not one per height
-        match) makes them."""
-        if not world.has_planks or self.fixed_camera_y is not None:
-            return
-        owner, height = self.support(world, self.x, self.z, self._body_top())
-        if owner is not None and owner.plank:
-            world.push_plank(owner, np.array([self.x, self.z, height]), SEESAW_PUSH)
+        """Before an action's physics, push each seesaw plank this action's height matches stood on straight down at
+        the point the cast touched it, once per match (MCS adds the performer's weight as a force at every
+        MatchAgentHeightToStructureBelow, and the forces act in the next physics step): once for most actions, twice
+        for a move (before and after the step), twice at the start (the scene's first match and the
+        Initialize action's)."""
+        for plank, point in self.plank_pushes:
+            world.push_plank(plank, point, SEESAW_PUSH)
+        self.plank_pushes.clear()
 
-    def _structure_overlaps(self, world: World, x: float, z: float,
-                            floor_y: float) -> list[tuple[float, np.ndarray, float]]:
-        """How deep Unity's capsule standing on `floor_y` at (x, z) overlaps each structure it meets (room included),
-        the unit direction (MuJoCo frame) that leads out of it and the height of the structure's touching point."""
+    def _structure_overlaps(self, world: World, x: float, z: float, floor_y: float,
+                            seesaws: bool = False) -> list[tuple[float, np.ndarray, float]]:
+        """How deep Unity's capsule standing on `floor_y` at (x, z) overlaps each structure it meets (room included;
+        seesaw parts too when asked), the unit direction (MuJoCo frame) that leads out of it and the height of the
+        structure's touching point."""
         found = []
         shorter = POSE_BODY_HEIGHT[STANDING] - POSE_BODY_HEIGHT[self.pose]  # legacy poses keep low bodies low
         low = floor_y + STRUCTURE_AXIS_LOW
         high = max(low, floor_y + AXIS_HIGH - shorter)
         for geom, gap, fromto in world.segment_contacts(x, z, low, high, STRUCTURE_RADIUS):
             owner = world.owner(geom)
-            if owner is None or not (owner.structural or owner.is_floor):
+            if owner is None or not (owner.structural or owner.is_floor or (seesaws and owner.seesaw)):
                 continue
             away = (fromto[:3] - fromto[3:]) * (1.0 if gap >= 0 else -1.0)
             norm = float(np.linalg.norm(away))
@@ -215,13 +224,14 @@ class Performer:
         return found
 
     def _push_out(self, world: World) -> None:
-        """Move the body out of the structures it overlaps, deepest first (Unity's ComputePenetration after a change
-        of height: sideways out of a platform's side after a fall; up and off a ramp's end). A surface gentle enough
-        to walk on (up to 45 degrees) is where the height match has just stood the body, not something to be pushed
-        out of: every step up or down a 45-degree ramp stays a whole step."""
+        """Move the body out of the structures and seesaw parts it overlaps, deepest first (Unity's ComputePenetration
+        after a change of height, which leaves out only light objects the body can shove: sideways out of a platform's
+        side after a fall; up and off a ramp's end; away from the end of a seesaw plank stepped off). A surface gentle
+        enough to walk on (up to 45 degrees) is where the height match has just stood the body, not something to be
+        pushed out of: every step up or down a 45-degree ramp stays a whole step."""
         for _ in range(4):
-            overlaps = [overlap for overlap in self._structure_overlaps(world, self.x, self.z, self.floor_y)
-                        if overlap[1][2] < CLIMB_NORMAL_Z]
+            overlaps = self._structure_overlaps(world, self.x, self.z, self.floor_y, seesaws=True)
+            overlaps = [overlap for overlap in overlaps if overlap[1][2] < CLIMB_NORMAL_Z]
             if not overlaps:
                 break
             depth, away, _ = max(overlaps, key=lambda overlap: overlap[0])

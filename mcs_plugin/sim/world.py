@@ -222,6 +222,7 @@ class World:
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
         self._visibility_geoms: np.ndarray | None = None
         self.last_cast_normal = np.array([0.0, 0.0, 1.0])  # surface normal where the last sphere cast landed
+        self.last_cast_point = np.zeros(3)  # ...and the point where it touched that surface (MuJoCo frame)
         self._lips = [o for o in objects if o.is_lip]
         self.floor_grid: FloorGrid | None = None  # Unity's 1 m floor tiles, in scenes that have them
 
@@ -247,11 +248,6 @@ class World:
         self._still_checks = 0
         for obj in self._dynamic:
             obj.calm_actions = 0
-
-    @property
-    def has_planks(self) -> bool:
-        """Whether the world has a seesaw plank (see push_plank)."""
-        return bool(self._plank_dofs)
 
     @property
     def at_rest(self) -> bool:
@@ -815,6 +811,7 @@ class World:
         data.geom_xpos[foot] = (x, y, z)
         candidates = [g for g in candidates if mujoco.mj_geomDistance(model, data, foot, g, 1.0, None) > 0.0]
         self.last_cast_normal = np.array([0.0, 0.0, 1.0])
+        self.last_cast_point = np.array([x, y, -math.inf])
         fromto = np.zeros(6)
         for _ in range(64):
             data.geom_xpos[foot] = (x, y, z)
@@ -834,7 +831,8 @@ class World:
         return -1, -math.inf
 
     def _cast_hit(self, geom: int, centre: np.ndarray, point: np.ndarray) -> tuple[int, float]:
-        """Record the surface normal where a sphere cast (sphere centre `centre`) met `geom` at `point`."""
+        """Record the surface normal and the point where a sphere cast (centre `centre`) met `geom` at `point`."""
+        self.last_cast_point = point
         normal = centre - point
         norm = float(np.linalg.norm(normal))
         if norm > 1e-9:

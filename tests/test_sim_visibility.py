@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from mcs_plugin.sim.observation import PART_CARDINAL_SIDES, SAMPLE_INSET, part_points
 from tests.sim_scenes import obj, scene
 
 
@@ -71,3 +74,29 @@ def test_an_agent_hides_what_is_behind_its_capsule_only(sim):
     assert obj(out, "agent").visible
     assert obj(out, "beside").visible
     assert not obj(out, "behind").visible
+
+
+def _toy_block(kind: str, away: float) -> dict:
+    """A kinematic toy block (0.1 m) near the top edge of the view from (-2.45, 0.38), yaw 130, tilt 50; `away`
+    moves it that far further from the camera."""
+    return {"id": "block", "type": f"block_blank_wood_{kind}", "kinematic": True,
+            "shows": [{"stepBegin": 0, "position": {"x": -1.6936 + 0.716 * away, "y": 0.2495, "z": -0.357 - 0.698 * away}}]}
+
+
+def test_a_toy_block_cylinder_is_seen_by_its_cardinal_points_only(sim):
+    """IT 104: MCS's registry gives toy-block cylinders points at the cardinal directions of their rims, none on the
+    diagonals: with only the near diagonal of its bottom rim in view the cylinder is not visible, while a cube block
+    there is (its corners); a little nearer, the cylinder's cardinal points come into view."""
+    view = {"start": (-2.45, 0.38), "yaw": 130, "tilt": 50}
+    assert not obj(sim.start_scene(scene(_toy_block("cylinder", 0.0), **view)), "block").visible
+    assert obj(sim.start_scene(scene(_toy_block("cube", 0.0), **view)), "block").visible
+    assert obj(sim.start_scene(scene(_toy_block("cylinder", -0.02), **view)), "block").visible
+
+
+def test_a_toy_block_cylinders_points_are_its_registry_pattern():
+    """MCS's registry gives a toy-block cylinder 14 points: four at the cardinal directions on each rim and round the
+    middle, and its two end centres; like every point here they sit just inside the surface."""
+    points = part_points((0.1, 0.1, 0.1), PART_CARDINAL_SIDES)
+    assert len(points) == 14 and np.all(np.prod(points[:, :2], axis=1) == 0)
+    assert np.allclose(np.linalg.norm(points[:12, :2], axis=1), 0.05 * SAMPLE_INSET)
+    assert sorted(np.round(points[:, 2] / (0.05 * SAMPLE_INSET)).tolist()) == [-1] * 5 + [0] * 4 + [1] * 5

@@ -72,14 +72,25 @@ def _box_lattice(full: tuple[float, float, float]) -> np.ndarray:
 
 
 PART_BOX, PART_ROUND, PART_ROUND_SIDES = "box", "round", "round_sides"  # kinds of part for part_points
+PART_CARDINAL_SIDES = "cardinal_sides"  # toy-block cylinders: the points MCS's object registry gives them
+# In half-extent units, the cylinder's axis third: four points on each rim and four round the middle, at the
+# cardinal directions only (no diagonals), and the two end centres (mcs_object_registry.json,
+# block_blank_*_cylinder).
+_CARDINAL_SIGNS = np.array(
+    [[sx, sy, sz] for sz in (-1, 0, 1) for sx, sy in ((1, 0), (-1, 0), (0, 1), (0, -1))] + [[0, 0, -1], [0, 0, 1]],
+    dtype=float)
+# Point pattern of an object's round parts by the shape MCS reports for it, where its registry entry differs.
+_SHAPE_PATTERNS = {"blank block cylinder": PART_CARDINAL_SIDES}
 
 
 def part_points(full: tuple[float, float, float], kind: str = PART_BOX) -> np.ndarray:
     """MCS's visibility points of one part of an object, relative to its centre in its own frame (full extents
     `full`): its box lattice just inside the surface, moved onto the surface of a sphere (PART_ROUND) or pulled onto
-    the round side of a cylinder whose axis is the third one (PART_ROUND_SIDES). The expert predicts with it what
-    the simulator will see."""
+    the round side of a cylinder whose axis is the third one (PART_ROUND_SIDES), or a toy-block cylinder's
+    registry points (PART_CARDINAL_SIDES). The expert predicts with it what the simulator will see."""
     half = np.asarray(full, float) / 2.0
+    if kind == PART_CARDINAL_SIDES:
+        return half * _CARDINAL_SIGNS * SAMPLE_INSET
     offsets = _box_lattice(tuple(float(v) for v in full)) * SAMPLE_INSET
     if kind == PART_ROUND:  # spheres and ellipsoids: on the surface, not at the box corners
         norm = np.linalg.norm(offsets, axis=1, keepdims=True)
@@ -90,10 +101,13 @@ def part_points(full: tuple[float, float, float], kind: str = PART_BOX) -> np.nd
     return half * offsets
 
 
-def _geom_samples(model: mujoco.MjModel, geom: int) -> np.ndarray:
-    """A geom's visibility points in its own frame (part_points of its bounding box)."""
+def _geom_samples(model: mujoco.MjModel, geom: int, shape: str = "") -> np.ndarray:
+    """A geom's visibility points in its own frame (part_points of its bounding box; a round-sided part of an
+    object of a `shape` whose registry entry gives it points of its own takes that pattern)."""
     kind = model.geom_type[geom]
     part = PART_ROUND if kind in _ROUND else PART_ROUND_SIDES if kind in _ROUND_SIDES else PART_BOX
+    if part == PART_ROUND_SIDES:
+        part = _SHAPE_PATTERNS.get(shape, part)
     return model.geom_aabb[geom, :3] + part_points(tuple(float(v) for v in 2.0 * model.geom_aabb[geom, 3:]), part)
 
 
@@ -115,7 +129,8 @@ def _sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
     """Visibility points of every geom in its own frame (P, 3) and the geom each belongs to (P,), cached."""
     cached = getattr(world, "_visibility_samples", None)
     if cached is None:
-        per_geom = [_geom_samples(world.model, geom) for geom in range(world.model.ngeom)]
+        shapes = [world.objects[o].shape if o >= 0 else "" for o in world.geom_owner.tolist()]
+        per_geom = [_geom_samples(world.model, geom, shapes[geom]) for geom in range(world.model.ngeom)]
         cached = (np.concatenate(per_geom), np.repeat(np.arange(world.model.ngeom), [len(p) for p in per_geom]))
         world._visibility_samples = cached
     return cached

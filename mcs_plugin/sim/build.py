@@ -20,8 +20,8 @@ from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_m
 from mcs_plugin.sim.materials import material_rgb, reported_color_names
 from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW
 from mcs_plugin.sim.world import (
-    ANGULAR_DRAG, BODY_PREFIX, CONTACT_TIMECONST, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, PHYSICS_TIMESTEP, PROBE_RADIUS, SEESAW_PLANK_THICKNESS,
-    STRUCTURE_COLOR, FloorGrid, SimObject, World,
+    ANGULAR_DRAG, BODY_PREFIX, CONTACT_TIMECONST, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, PHYSICS_TIMESTEP, PROBE_RADIUS,
+    SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR, FloorGrid, SimObject, World,
 )
 
 

@@ -226,6 +226,8 @@ class World:
         free_joints = model.body_jntadr[np.array([o.body_id for o in self._dynamic], dtype=int)]
         self._dynamic_vz = model.jnt_dofadr[free_joints] + 2  # each free joint's vertical velocity (MuJoCo z)
         self._stiff_geoms = np.zeros(model.ngeom, dtype=bool)
+        self._soft_solref = model.geom_solref[:, 0].copy()  # each geom's own time constant, for after a landing
+        self._priority = model.geom_priority.copy()
         self._dynamic_xyz = model.jnt_qposadr[free_joints][:, None] + np.arange(3)  # for gathering every position at once
         self.floor_half: tuple[float, float] = (math.inf, math.inf)  # (x, y) half extents of the floor slab
         self._spin_dofs = (model.jnt_dofadr[free_joints][:, None] + np.arange(3, 6)).ravel()
@@ -578,8 +580,8 @@ class World:
             return
         for obj, fast in zip(self._dynamic, falling):
             self._stiff_geoms[obj.geom_ids] = fast and obj.present
-        self.model.geom_priority[:] = self._stiff_geoms
-        self.model.geom_solref[:, 0] = np.where(self._stiff_geoms, IMPACT_TIMECONST, CONTACT_TIMECONST)
+        self.model.geom_priority[:] = self._priority + self._stiff_geoms
+        self.model.geom_solref[:, 0] = np.where(self._stiff_geoms, IMPACT_TIMECONST, self._soft_solref)
 
     def _cap_angular_speed(self, qvel: np.ndarray) -> None:
         """Clamp every dynamic body's angular speed to MAX_BODY_ANGULAR_SPEED, as PhysX does after each step."""

@@ -466,3 +466,42 @@ def test_closing_a_door_on_the_body_is_obstructed(sim):
     assert all(out.return_status == "SUCCESSFUL" for out in run(sim, 3, "MoveBack") + run(sim, 2, "LookDown"))
     out = sim.step("CloseObject", objectId="door")
     assert (out.return_status, obj(out, "door").is_open) == ("SUCCESSFUL", False)
+
+
+def _lowest_centre_of_a_dropped_ball(sim, monkeypatch) -> tuple[float, float]:
+    """A 0.3 m ball shown 1.05 m above the floor falls and lands at ~4.5 m/s: the lowest its centre gets in any
+    MuJoCo step, and where it rests."""
+    import mujoco
+
+    lowest = [np.inf]
+    real_step = mujoco.mj_step
+
+    def step(model, data):
+        real_step(model, data)
+        body = sim.world.by_id.get("ball") if sim.world is not None else None
+        if body is not None:
+            lowest[0] = min(lowest[0], float(body.qpos[2]))
+
+    monkeypatch.setattr(mujoco, "mj_step", step)
+    dropped = ball(z=1.5, diameter=0.3)
+    dropped["shows"][0]["position"]["y"] = 1.2
+    sim.start_scene(scene(dropped))
+    run(sim, 20)
+    return lowest[0], float(sim.world.by_id["ball"].qpos[2])
+
+
+def test_a_falling_body_lands_without_sinking_into_the_floor(sim, monkeypatch):
+    """PhysX contacts do not give: a body falling fast meets the floor with MuJoCo's stiffest contacts, so a ball
+    landing at 4.5 m/s sinks a few millimetres (soft contacts: 2 cm), and comes to rest where it would anyway."""
+    lowest, rest = _lowest_centre_of_a_dropped_ball(sim, monkeypatch)
+    assert rest == pytest.approx(0.15, abs=0.001)
+    assert lowest > 0.15 - 0.007
+
+
+def test_soft_contacts_would_let_a_falling_body_sink(sim, monkeypatch):
+    """The same drop without the rule (no body counts as falling): the ball sinks 2 cm into the floor."""
+    from mcs_plugin.sim import world
+
+    monkeypatch.setattr(world, "FALL_SPEED", np.inf)
+    lowest, _ = _lowest_centre_of_a_dropped_ball(sim, monkeypatch)
+    assert lowest < 0.15 - 0.015

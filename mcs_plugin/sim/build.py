@@ -20,8 +20,8 @@ from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_m
 from mcs_plugin.sim.materials import material_rgb, reported_color_names
 from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW
 from mcs_plugin.sim.world import (
-    ANGULAR_DRAG, BODY_PREFIX, CONTACT_TIMECONST, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, PHYSICS_TIMESTEP, PROBE_RADIUS,
-    SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR, FloorGrid, SimObject, World,
+    ANGULAR_DRAG, BODY_PREFIX, CONTACT_TIMECONST, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GRAVITY, PHYSICS_TIMESTEP,
+    PROBE_RADIUS, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR, FloorGrid, SimObject, World,
 )
 
 
@@ -458,7 +458,7 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
     )
     xml = (
         '<mujoco model="mcs"><compiler angle="radian"/>'
-        f'<option timestep="{PHYSICS_TIMESTEP}" gravity="0 0 -9.81" cone="elliptic" impratio="5"/>'
+        f'<option timestep="{PHYSICS_TIMESTEP}" gravity="0 0 {-GRAVITY}" cone="elliptic" impratio="5"/>'
         f'<default><geom friction="0.43 0.005 0.0001" solref="{CONTACT_TIMECONST} 1" rgba="1 1 1 1"/></default>'
         f"<asset>{''.join(meshes)}</asset>"
         f"<worldbody>{''.join(bodies)}{performer}</worldbody></mujoco>"

@@ -13,7 +13,7 @@ from mcs_plugin.constants import (
     MOVE_DISTANCE, PERFORMER_RADIUS, POSE_BODY_HEIGHT, POSE_CAMERA_HEIGHT, STANDING, SUPPORT_RADIUS,
 )
 from mcs_plugin.sim.coords import camera_axes_mj, yaw_forward_mj, yaw_right_mj
-from mcs_plugin.sim.world import UNITY_PHYSICS_STEP, SimObject, World
+from mcs_plugin.sim.world import GRAVITY, UNITY_PHYSICS_STEP, SimObject, World
 
 AXIS_LOW, AXIS_HIGH = 0.068, 0.796  # Unity's capsule segment (height 1.23, radius 0.251, centre 0.33 below the camera)
 # The body that objects stop (a sphere at its lower end, a cylinder above): radius and height of its bottom over the
@@ -33,7 +33,6 @@ STRUCTURE_RADIUS = 0.221  # Unity's capsule keeps its axis this far from structu
 STRUCTURE_AXIS_LOW = 0.225  # ...and that capsule's axis starts this far above the feet (its bottom at the feet): it
 # meets a ramp's side from the floor and slides up and off the top end of a ramp (+0.034 m, 0.074 m on)
 PERFORMER_MASS = 2.0  # kg: the performer's rigidbody; it shoves lighter objects and weighs on seesaw planks
-GRAVITY = 9.81  # m/s^2
 # N s: every height match on a seesaw plank pushes it down at the sphere cast's hit point with the performer's weight,
 # a force that acts for the next Unity physics step (0.01 s)
 SEESAW_PUSH = PERFORMER_MASS * GRAVITY * UNITY_PHYSICS_STEP

@@ -22,6 +22,7 @@ SUBSTEPS_PER_ACTION = 20
 PHYSICS_FRAMES_PER_SECOND = 20.0
 UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a per-step AddForce acts
 SUBSTEPS_PER_UNITY_STEP = round(UNITY_PHYSICS_STEP / PHYSICS_TIMESTEP)
+GRAVITY = 9.81  # m/s^2, downward
 
 # Geom groups a ray cast meets (by group, see constants.py): RAY_GROUPS_SEE_PAST skips tools (GROUP_SEE_PAST),
 # AGENT_RAY_GROUPS hits agents' shells (GROUP_AGENT_SHELL).

@@ -259,6 +259,20 @@ def test_move_object_shoves_an_object_in_the_way_with_what_rests_on_it(sim):
         assert after[object_id][0][0] - before[object_id][0][0] == pytest.approx(0.1, abs=0.01)
 
 
+def test_move_object_carries_what_it_runs_into_face_on_by_the_whole_move_keeping_the_gap(sim):
+    """The moved tool's far end is 0.08 m short of one ball and 0.15 m short of another: the near one moves the
+    full 0.1 m (not the 0.02 m the tool's end would overlap it), the far one stays."""
+    near = ball("near", x=-0.22, z=1.76, diameter=0.44)  # the tool's far end is at z 1.46
+    far = ball("far", x=0.24, z=1.83, diameter=0.44)
+    sim.start_scene(scene(tool(z=-1.04, kind="tool_rect_0_75_x_5_00"), near, far, start=(0.0, -4.0), tilt=30))
+    before = poses(sim.step("Pass"))
+    after = poses(sim.step("MoveObject", objectId="tool"))
+    moved = {object_id: after[object_id][0][2] - before[object_id][0][2] for object_id in ("tool", "near", "far")}
+    assert moved["tool"] == pytest.approx(0.1, abs=0.005)
+    assert moved["near"] == pytest.approx(0.1, abs=0.005)
+    assert moved["far"] == pytest.approx(0.0, abs=0.005)
+
+
 def test_move_object_may_not_pull_an_object_into_the_performers_body(sim):
     sim.start_scene(scene(tool(z=2.96, kind="tool_rect_0_75_x_5_00"), tilt=30))  # its near end 0.46 m from the axis
     for _ in range(2):  # to 0.36 m, then 0.26 m: still clear of the body (radius 0.25 m)

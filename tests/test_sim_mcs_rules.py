@@ -173,6 +173,26 @@ def test_put_on_a_surface_avoids_what_already_stands_there(sim):
     assert np.hypot(placed["x"] - other["x"], placed["z"] - other["z"]) >= 0.2 - 0.01
 
 
+def _put_on_stand(sim, **target) -> dict:
+    """Put a held ball onto a 1 m wide stand ahead, naming the stand as `target` says; the ball's position after."""
+    stand = _box("stand", 0.0, 0.2, 0.9, (1.0, 0.4, 0.6), kinematic=True, receptacle=True)
+    sim.start_scene(scene(stand, ball(x=0.5, z=0.6, diameter=0.2), tilt=30))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    out = sim.step("PutObject", objectId="ball", **target)
+    assert (out.return_status, out.resolved_receptacle) == ("SUCCESSFUL", "stand")
+    return obj(out, "ball").position
+
+
+def test_put_by_image_point_places_as_by_id(sim):
+    """MCSController.PutObject turns a receptacle's image point into its id and nothing more
+    (TryReceptacleObjectIdFromScreenPoint); the base PutObject then picks the spot from the receptacle's spawn
+    points. A ball put by a point near the stand's left end lands where a put by id sets it, not at that point."""
+    by_id = _put_on_stand(sim, receptacleObjectId="stand")
+    by_point = _put_on_stand(sim, receptacleObjectImageCoordsX=120, receptacleObjectImageCoordsY=330)
+    assert by_point == pytest.approx(by_id, abs=1e-6)
+    assert abs(by_id["x"]) < 0.05  # the stand's centre, not the left end the point aimed at
+
+
 def test_put_into_a_container_too_small_is_obstructed(sim):
     """An object that fits nowhere in an opened container is not put in: OBSTRUCTED, still held."""
     sim.start_scene(scene(chest(x=0.45, z=0.8), ball(x=-0.45, z=0.9, diameter=0.6), tilt=30))

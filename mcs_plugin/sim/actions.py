@@ -372,7 +372,9 @@ class ActionRunner:
         obj, failure = self._held_object(params)
         if failure is not None:
             return Outcome(failure)
-        receptacle, failed, hit = self.resolve(params, prefix="receptacleObject")
+        # An image point only names the receptacle (MCSController.TryReceptacleObjectIdFromScreenPoint): where its ray
+        # met the receptacle plays no part in where the object goes.
+        receptacle, failed, _ = self.resolve(params, prefix="receptacleObject")
         # MCS reports only the receptacle as resolved (the held object is not looked up in the image).
         resolved = receptacle.id if receptacle is not None else None
         outcome = Outcome(S.SUCCESSFUL, resolved_receptacle=resolved)
@@ -385,13 +387,13 @@ class ActionRunner:
         if not receptacle.receptacle:
             outcome.status = S.NOT_RECEPTACLE
             return outcome
-        if not self._place_on(obj, receptacle, hit):
+        if not self._place_on(obj, receptacle):
             outcome.status = S.OBSTRUCTED
             return outcome
         return outcome
 
-    def _place_on(self, obj: SimObject, receptacle: SimObject, hit: np.ndarray | None) -> bool:
-        """Set a held object down upright on a receptacle's surface (at the hit point or above its centre).
+    def _place_on(self, obj: SimObject, receptacle: SimObject) -> bool:
+        """Set a held object down upright on a receptacle's surface (above its centre where it can).
 
         As in MCS, the spot on a surface must be within reach of the performer's body axis; an
         opened container (chest, drawer) takes the object at its centre once the container itself is in reach
@@ -403,16 +405,14 @@ class ActionRunner:
         world = self.world
         box_low, box_high = world.geoms_box(receptacle)  # where its parts are now (drawers slide out)
         top = box_high[2]
-        if hit is not None:
-            first = hit[:2]
-        else:  # its centre, else the point of its footprint nearest the performer where the object fits
-            half = max(obj.size[0], obj.size[2]) / 2.0
-            middle = (box_low[:2] + box_high[:2]) / 2.0
-            first = middle
-            if not receptacle.openable and self.performer.axis_distance(np.array([*middle, top])) > PERFORMER_REACH:
-                low, high = box_low[:2] + half, box_high[:2] - half
-                low, high = np.minimum(low, middle), np.maximum(high, middle)
-                first = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
+        # its centre, else the point of its footprint nearest the performer where the object fits
+        half = max(obj.size[0], obj.size[2]) / 2.0
+        middle = (box_low[:2] + box_high[:2]) / 2.0
+        first = middle
+        if not receptacle.openable and self.performer.axis_distance(np.array([*middle, top])) > PERFORMER_REACH:
+            low, high = box_low[:2] + half, box_high[:2] - half
+            low, high = np.minimum(low, middle), np.maximum(high, middle)
+            first = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
         mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
         local_centre = mat @ obj.bounds_center[[0, 2, 1]]
         lift = obj.size[1] / 2.0 + (CONTAINER_DROP if receptacle.openable else SURFACE_GAP)

@@ -193,6 +193,26 @@ def test_put_by_image_point_places_as_by_id(sim):
     assert abs(by_id["x"]) < 0.05  # the stand's centre, not the left end the point aimed at
 
 
+def test_put_on_a_seat_too_far_to_reach_its_middle_lets_go_over_its_open_area(sim):
+    """A sofa chair's receptacle trigger box is the generator's open area (sofa_chair_2: 0.975 x 0.65 m at 0.59 m,
+    0.15 m towards its front). Its middle out of reach, a ball goes to the area's point nearest the performer where
+    it fits, and is let go at AI2-THOR's spawn point: 0.05 m above the trigger box's bottom (Contains.
+    GetValidSpawnPoints' BottomPoint, the seat lying at that bottom), its own bottom 0.005 above that
+    (InstantiatePrefabTest.PlaceObject); it then falls onto the seat, built at the area's height."""
+    chair = {"id": "chair", "type": "sofa_chair_2", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.3},
+                                                               "rotation": {"x": 0, "y": 180, "z": 0}}]}
+    sim.start_scene(scene(chair, ball(z=0.6, diameter=0.2), tilt=30))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="chair")
+    assert out.return_status == "SUCCESSFUL"
+    placed = obj(out, "ball").position
+    front = 1.3 - (0.15 + 0.65 / 2)  # the area's edge nearest the performer
+    assert (placed["x"], placed["z"]) == pytest.approx((0.0, front + 0.1), abs=0.005)
+    assert placed["y"] == pytest.approx(0.59 + 0.055 + 0.1 - 0.0123, abs=0.004)  # after the put's 0.05 s of fall
+    out = run(sim, 8)[-1]
+    assert obj(out, "ball").position["y"] == pytest.approx(0.59 + 0.1, abs=0.01)
+
+
 def test_put_into_a_container_too_small_is_obstructed(sim):
     """An object that fits nowhere in an opened container is not put in: OBSTRUCTED, still held."""
     sim.start_scene(scene(chest(x=0.45, z=0.8), ball(x=-0.45, z=0.9, diameter=0.6), tilt=30))

@@ -401,27 +401,30 @@ class ActionRunner:
         (another object, a container's walls): on a surface the nearest spot in reach where it fits is taken
         instead, and none means OBSTRUCTED, as does an object too big for a container (AI2-THOR's
         PlaceObjectReceptacle tries the receptacle's spawn points in turn and fails when the object fits at none).
+        Where the receptacle has a trigger box (a seat's open area), the spots lie on it and the object is let go
+        at AI2-THOR's spawn point: on the surface, or SPAWN_POINT_LIFT above the trigger box's bottom where the
+        surface is lower (Contains.GetValidSpawnPoints), and PLACE_LIFT above that.
         """
         world = self.world
         box_low, box_high = world.geoms_box(receptacle)  # where its parts are now (drawers slide out)
         top = box_high[2]
+        area = None if receptacle.openable else world.trigger_box(receptacle)
+        low, high = area if area is not None else (box_low, box_high)
         # its centre, else the point of its footprint nearest the performer where the object fits
         half = max(obj.size[0], obj.size[2]) / 2.0
-        middle = (box_low[:2] + box_high[:2]) / 2.0
+        middle = (low[:2] + high[:2]) / 2.0
         first = middle
         if not receptacle.openable and self.performer.axis_distance(np.array([*middle, top])) > PERFORMER_REACH:
-            low, high = box_low[:2] + half, box_high[:2] - half
-            low, high = np.minimum(low, middle), np.maximum(high, middle)
-            first = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
+            fit_low, fit_high = np.minimum(low[:2] + half, middle), np.maximum(high[:2] - half, middle)
+            first = np.clip(np.array([self.performer.x, self.performer.z]), fit_low, fit_high)
         mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
         local_centre = mat @ obj.bounds_center[[0, 2, 1]]
-        lift = obj.size[1] / 2.0 + (CONTAINER_DROP if receptacle.openable else SURFACE_GAP)
         # A container takes the object at its centre or not at all; a surface may take it at another spot.
         spots = [np.asarray(first, float)] if receptacle.openable else _spots_nearest_first(
-            np.asarray(first, float), box_low[:2], box_high[:2])
+            np.asarray(first, float), low[:2], high[:2])
         for index, spot in enumerate(spots):
             dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
-            if index and dist < 0:
+            if index and dist < 0 and area is None:
                 continue  # off the receptacle
             surface = top + 0.01 - dist if dist >= 0 else top
             reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface]))
@@ -430,7 +433,13 @@ class ActionRunner:
                 if index == 0:
                     return False
                 continue
-            pose = (np.array([spot[0], spot[1], surface + lift]) - local_centre, mat)
+            if receptacle.openable:
+                bottom = surface + CONTAINER_DROP
+            elif area is not None:
+                bottom = max(surface, area[0][2] + SPAWN_POINT_LIFT) + PLACE_LIFT
+            else:
+                bottom = surface + SURFACE_GAP
+            pose = (np.array([spot[0], spot[1], bottom + obj.size[1] / 2.0]) - local_centre, mat)
             if self._fits(obj, pose):
                 self._release(obj, pose)
                 world.forward()

@@ -183,6 +183,20 @@ def _put_on_stand(sim, **target) -> dict:
     return obj(out, "ball").position
 
 
+def test_put_checks_the_receptacle_id_before_whether_the_object_is_held(sim):
+    """MCSController.PutObject checks that both ids name objects (NOT_OBJECT) before the base action checks that the
+    object is held (NOT_HELD); with no object named, an empty hand is NOT_HELD at once."""
+    stand = _box("stand", 0.0, 0.2, 0.9, (1.0, 0.4, 0.6), kinematic=True, receptacle=True)
+    sim.start_scene(scene(stand, ball(x=0.5, z=0.6, diameter=0.2), tilt=30))
+    assert sim.step("PutObject", receptacleObjectId="nowhere").return_status == "NOT_HELD"
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="nowhere")
+    assert out.return_status == "NOT_OBJECT" and not out.resolved_receptacle
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="stand")
+    assert (out.return_status, out.resolved_receptacle) == ("NOT_HELD", "stand")
+    out = sim.step("PutObject", objectId="nothing", receptacleObjectId="stand")
+    assert out.return_status == "NOT_OBJECT"
+
+
 def test_put_by_image_point_places_as_by_id(sim):
     """MCSController.PutObject turns a receptacle's image point into its id and nothing more
     (TryReceptacleObjectIdFromScreenPoint); the base PutObject then picks the spot from the receptacle's spawn

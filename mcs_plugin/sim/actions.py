@@ -369,15 +369,23 @@ class ActionRunner:
         return outcome
 
     def _put(self, params: dict) -> Outcome:
-        obj, failure = self._held_object(params)
-        if failure is not None:
-            return Outcome(failure)
+        """PutObject, checked in MCSController.PutObject's order: no object named and none held (NOT_HELD); the
+        receptacle's image point turned into an id, then the object's and the receptacle's ids (NOT_OBJECT,
+        NOT_INTERACTABLE); then the base action: the object held (NOT_HELD), a closed container (OBSTRUCTED),
+        reach and visibility, NOT_RECEPTACLE, a spot where the object fits (OBSTRUCTED)."""
+        if params.get("objectId") is None and not self.held:
+            return Outcome(S.NOT_HELD)
         # An image point only names the receptacle (MCSController.TryReceptacleObjectIdFromScreenPoint): where its ray
         # met the receptacle plays no part in where the object goes.
         receptacle, failed, _ = self.resolve(params, prefix="receptacleObject")
+        if receptacle is None:
+            return Outcome(failed)
         # MCS reports only the receptacle as resolved (the held object is not looked up in the image).
-        resolved = receptacle.id if receptacle is not None else None
-        outcome = Outcome(S.SUCCESSFUL, resolved_receptacle=resolved)
+        outcome = Outcome(S.SUCCESSFUL, resolved_receptacle=receptacle.id)
+        obj, not_held = self._held_object(params)
+        if not_held is not None:
+            outcome.status = not_held
+            return outcome
         if receptacle is not None and receptacle.openable and not receptacle.is_open and receptacle.lid_geom_ids:
             outcome.status = S.OBSTRUCTED  # a closed container, even out of reach
             return outcome

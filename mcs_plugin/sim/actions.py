@@ -25,7 +25,6 @@ HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at le
 SPAWN_POINT_LIFT = 0.05  # AI2-THOR's receptacle spawn points lie this far above the bottom of the trigger box
 PLACE_LIFT = 0.005  # and an object placed at one is let go this far above it (InstantiatePrefabTest's yoffset)
 CONTAINER_DROP = SPAWN_POINT_LIFT + PLACE_LIFT  # an object put into a container is let go this far above its floor
-SURFACE_GAP = 0.002  # an object put onto a surface is set down just above it (blocks land at once)
 AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower
 THROW_SPEED = 8.0  # m/s at force 1
 HELD_THROW_MAGNITUDE = 0.1  # MoveObject / RotateObject on the held object throw it with MCS's default moveMagnitude
@@ -445,8 +444,8 @@ class ActionRunner:
                 bottom = surface + CONTAINER_DROP
             elif area is not None:
                 bottom = max(surface, area[0][2] + SPAWN_POINT_LIFT) + PLACE_LIFT
-            else:
-                bottom = surface + SURFACE_GAP
+            else:  # no trigger box known: the spawn point on the surface (AI2-THOR's ray hit point)
+                bottom = surface + PLACE_LIFT
             pose = (np.array([spot[0], spot[1], bottom + obj.size[1] / 2.0]) - local_centre, mat)
             if self._fits(obj, pose):
                 self._release(obj, pose)

@@ -227,6 +227,20 @@ def test_put_on_a_seat_too_far_to_reach_its_middle_lets_go_over_its_open_area(si
     assert obj(out, "ball").position["y"] == pytest.approx(0.59 + 0.1, abs=0.01)
 
 
+def test_put_on_a_block_lets_go_at_the_spawn_point_on_its_top(sim):
+    """On a receptacle without a known trigger box the spawn point is where the ray down meets its top, and
+    InstantiatePrefabTest.PlaceObject sets the object's bottom 0.005 m (yoffset) above it: a block put onto another
+    block is let go 0.005 m over it (before the action's physics)."""
+    base = _box("base", 0.0, 0.1, 0.7, (0.2, 0.2, 0.2), kinematic=True, receptacle=True)
+    sim.start_scene(scene(base, _box("block", 0.4, 0.05, 0.6, (0.1, 0.1, 0.1), pickupable=True), tilt=30))
+    assert sim.step("PickupObject", objectId="block").return_status == "SUCCESSFUL"
+    outcome = sim._runner.run("PutObject", {"objectId": "block", "receptacleObjectId": "base"})
+    assert outcome.status == "SUCCESSFUL"
+    block = sim.world.by_id["block"]
+    bottom = sim.world.center(block)[2] - 0.05
+    assert bottom == pytest.approx(0.2 + 0.005, abs=1e-4)
+
+
 def test_put_into_a_container_too_small_is_obstructed(sim):
     """An object that fits nowhere in an opened container is not put in: OBSTRUCTED, still held."""
     sim.start_scene(scene(chest(x=0.45, z=0.8), ball(x=-0.45, z=0.9, diameter=0.6), tilt=30))

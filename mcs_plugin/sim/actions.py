@@ -385,7 +385,7 @@ class ActionRunner:
         if not_held is not None:
             outcome.status = not_held
             return outcome
-        if receptacle is not None and receptacle.openable and not receptacle.is_open and receptacle.lid_geom_ids:
+        if receptacle.openable and not receptacle.is_open and receptacle.lid_geom_ids:
             outcome.status = S.OBSTRUCTED  # a closed container, even out of reach
             return outcome
         if failed is not None:

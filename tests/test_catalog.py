@@ -209,6 +209,19 @@ def test_chairs_sofas_and_shelves():
     assert not changing.openable and changing.receptacle  # IT 154: NOT_OPENABLE on the table itself
 
 
+def test_sofa_seats_lie_at_their_open_area():
+    """A sofa's seat top is at the height of the generator's open area, which is its trigger box, and its back
+    stands on the side away from the area (sofa_8's area lies towards -z)."""
+    for name, height, side in (("sofa_2", 0.59, 1), ("sofa_8", 0.5, -1)):
+        parts = get_object_type(name).parts
+        seat = next(p for p in parts if p.role == "seat")
+        back = next(p for p in parts if p.role == "back")
+        trigger = next(p for p in parts if p.role == "trigger")
+        assert seat.center[1] + seat.size[1] / 2 == pytest.approx(height)
+        assert trigger.center[1] - trigger.size[1] / 2 == pytest.approx(height)
+        assert back.center[2] * side < 0 < trigger.center[2] * side
+
+
 def test_open_top_containers_have_no_lid():
     for name in ("separate_container", "bowl_3", "cup_6_static", "plate_1", "container_asymmetric_01"):
         otype = get_object_type(name)

@@ -175,6 +175,74 @@ def test_put_on_a_surface_avoids_what_already_stands_there(sim):
     assert np.hypot(placed["x"] - other["x"], placed["z"] - other["z"]) >= 0.2 - 0.01
 
 
+def _put_on_stand(sim, **target) -> dict:
+    """Put a held ball onto a 1 m wide stand ahead, naming the stand as `target` says; the ball's position after."""
+    stand = _box("stand", 0.0, 0.2, 0.9, (1.0, 0.4, 0.6), kinematic=True, receptacle=True)
+    sim.start_scene(scene(stand, ball(x=0.5, z=0.6, diameter=0.2), tilt=30))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    out = sim.step("PutObject", objectId="ball", **target)
+    assert (out.return_status, out.resolved_receptacle) == ("SUCCESSFUL", "stand")
+    return obj(out, "ball").position
+
+
+def test_put_checks_the_receptacle_id_before_whether_the_object_is_held(sim):
+    """MCSController.PutObject checks that both ids name objects (NOT_OBJECT) before the base action checks that the
+    object is held (NOT_HELD); with no object named, an empty hand is NOT_HELD at once."""
+    stand = _box("stand", 0.0, 0.2, 0.9, (1.0, 0.4, 0.6), kinematic=True, receptacle=True)
+    sim.start_scene(scene(stand, ball(x=0.5, z=0.6, diameter=0.2), tilt=30))
+    assert sim.step("PutObject", receptacleObjectId="nowhere").return_status == "NOT_HELD"
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="nowhere")
+    assert out.return_status == "NOT_OBJECT" and not out.resolved_receptacle
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="stand")
+    assert (out.return_status, out.resolved_receptacle) == ("NOT_HELD", "stand")
+    out = sim.step("PutObject", objectId="nothing", receptacleObjectId="stand")
+    assert out.return_status == "NOT_OBJECT"
+
+
+def test_put_by_image_point_places_as_by_id(sim):
+    """MCSController.PutObject turns a receptacle's image point into its id and nothing more
+    (TryReceptacleObjectIdFromScreenPoint); the base PutObject then picks the spot from the receptacle's spawn
+    points. A ball put by a point near the stand's left end lands where a put by id sets it, not at that point."""
+    by_id = _put_on_stand(sim, receptacleObjectId="stand")
+    by_point = _put_on_stand(sim, receptacleObjectImageCoordsX=120, receptacleObjectImageCoordsY=330)
+    assert by_point == pytest.approx(by_id, abs=1e-6)
+    assert abs(by_id["x"]) < 0.05  # the stand's centre, not the left end the point aimed at
+
+
+def test_put_on_a_seat_too_far_to_reach_its_middle_lets_go_over_its_open_area(sim):
+    """A sofa chair's receptacle trigger box is the generator's open area (sofa_chair_2: 0.975 x 0.65 m at 0.59 m,
+    0.15 m towards its front). Its middle out of reach, a ball goes to the area's point nearest the performer where
+    it fits, and is let go at AI2-THOR's spawn point: 0.05 m above the trigger box's bottom (Contains.
+    GetValidSpawnPoints' BottomPoint, the seat lying at that bottom), its own bottom 0.005 above that
+    (InstantiatePrefabTest.PlaceObject); it then falls onto the seat, built at the area's height."""
+    chair = {"id": "chair", "type": "sofa_chair_2", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.3},
+                                                               "rotation": {"x": 0, "y": 180, "z": 0}}]}
+    sim.start_scene(scene(chair, ball(z=0.6, diameter=0.2), tilt=30))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="chair")
+    assert out.return_status == "SUCCESSFUL"
+    placed = obj(out, "ball").position
+    front = 1.3 - (0.15 + 0.65 / 2)  # the area's edge nearest the performer
+    assert (placed["x"], placed["z"]) == pytest.approx((0.0, front + 0.1), abs=0.005)
+    assert placed["y"] == pytest.approx(0.59 + 0.055 + 0.1 - 0.0123, abs=0.004)  # after the put's 0.05 s of fall
+    out = run(sim, 8)[-1]
+    assert obj(out, "ball").position["y"] == pytest.approx(0.59 + 0.1, abs=0.01)
+
+
+def test_put_on_a_block_lets_go_at_the_spawn_point_on_its_top(sim):
+    """On a receptacle without a known trigger box the spawn point is where the ray down meets its top, and
+    InstantiatePrefabTest.PlaceObject sets the object's bottom 0.005 m (yoffset) above it: a block put onto another
+    block is let go 0.005 m over it (before the action's physics)."""
+    base = _box("base", 0.0, 0.1, 0.7, (0.2, 0.2, 0.2), kinematic=True, receptacle=True)
+    sim.start_scene(scene(base, _box("block", 0.4, 0.05, 0.6, (0.1, 0.1, 0.1), pickupable=True), tilt=30))
+    assert sim.step("PickupObject", objectId="block").return_status == "SUCCESSFUL"
+    outcome = sim._runner.run("PutObject", {"objectId": "block", "receptacleObjectId": "base"})
+    assert outcome.status == "SUCCESSFUL"
+    block = sim.world.by_id["block"]
+    bottom = sim.world.center(block)[2] - 0.05
+    assert bottom == pytest.approx(0.2 + 0.005, abs=1e-4)
+
+
 def test_put_into_a_container_too_small_is_obstructed(sim):
     """An object that fits nowhere in an opened container is not put in: OBSTRUCTED, still held."""
     sim.start_scene(scene(chest(x=0.45, z=0.8), ball(x=-0.45, z=0.9, diameter=0.6), tilt=30))

@@ -25,7 +25,6 @@ HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at le
 SPAWN_POINT_LIFT = 0.05  # AI2-THOR's receptacle spawn points lie this far above the bottom of the trigger box
 PLACE_LIFT = 0.005  # and an object placed at one is let go this far above it (InstantiatePrefabTest's yoffset)
 CONTAINER_DROP = SPAWN_POINT_LIFT + PLACE_LIFT  # an object put into a container is let go this far above its floor
-SURFACE_GAP = 0.002  # an object put onto a surface is set down just above it (blocks land at once)
 AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower
 THROW_SPEED = 8.0  # m/s at force 1
 HELD_THROW_MAGNITUDE = 0.1  # MoveObject / RotateObject on the held object throw it with MCS's default moveMagnitude
@@ -369,14 +368,24 @@ class ActionRunner:
         return outcome
 
     def _put(self, params: dict) -> Outcome:
-        obj, failure = self._held_object(params)
-        if failure is not None:
-            return Outcome(failure)
-        receptacle, failed, hit = self.resolve(params, prefix="receptacleObject")
+        """PutObject, checked in MCSController.PutObject's order: no object named and none held (NOT_HELD); the
+        receptacle's image point turned into an id, then the object's and the receptacle's ids (NOT_OBJECT,
+        NOT_INTERACTABLE); then the base action: the object held (NOT_HELD), a closed container (OBSTRUCTED),
+        reach and visibility, NOT_RECEPTACLE, a spot where the object fits (OBSTRUCTED)."""
+        if params.get("objectId") is None and not self.held:
+            return Outcome(S.NOT_HELD)
+        # An image point only names the receptacle (MCSController.TryReceptacleObjectIdFromScreenPoint): where its ray
+        # met the receptacle plays no part in where the object goes.
+        receptacle, failed, _ = self.resolve(params, prefix="receptacleObject")
+        if receptacle is None:
+            return Outcome(failed)
         # MCS reports only the receptacle as resolved (the held object is not looked up in the image).
-        resolved = receptacle.id if receptacle is not None else None
-        outcome = Outcome(S.SUCCESSFUL, resolved_receptacle=resolved)
-        if receptacle is not None and receptacle.openable and not receptacle.is_open and receptacle.lid_geom_ids:
+        outcome = Outcome(S.SUCCESSFUL, resolved_receptacle=receptacle.id)
+        obj, not_held = self._held_object(params)
+        if not_held is not None:
+            outcome.status = not_held
+            return outcome
+        if receptacle.openable and not receptacle.is_open and receptacle.lid_geom_ids:
             outcome.status = S.OBSTRUCTED  # a closed container, even out of reach
             return outcome
         if failed is not None:
@@ -385,13 +394,13 @@ class ActionRunner:
         if not receptacle.receptacle:
             outcome.status = S.NOT_RECEPTACLE
             return outcome
-        if not self._place_on(obj, receptacle, hit):
+        if not self._place_on(obj, receptacle):
             outcome.status = S.OBSTRUCTED
             return outcome
         return outcome
 
-    def _place_on(self, obj: SimObject, receptacle: SimObject, hit: np.ndarray | None) -> bool:
-        """Set a held object down upright on a receptacle's surface (at the hit point or above its centre).
+    def _place_on(self, obj: SimObject, receptacle: SimObject) -> bool:
+        """Set a held object down upright on a receptacle's surface (above its centre where it can).
 
         As in MCS, the spot on a surface must be within reach of the performer's body axis; an
         opened container (chest, drawer) takes the object at its centre once the container itself is in reach
@@ -399,29 +408,30 @@ class ActionRunner:
         (another object, a container's walls): on a surface the nearest spot in reach where it fits is taken
         instead, and none means OBSTRUCTED, as does an object too big for a container (AI2-THOR's
         PlaceObjectReceptacle tries the receptacle's spawn points in turn and fails when the object fits at none).
+        Where the receptacle has a trigger box (a seat's open area), the spots lie on it and the object is let go
+        at AI2-THOR's spawn point: on the surface, or SPAWN_POINT_LIFT above the trigger box's bottom where the
+        surface is lower (Contains.GetValidSpawnPoints), and PLACE_LIFT above that.
         """
         world = self.world
         box_low, box_high = world.geoms_box(receptacle)  # where its parts are now (drawers slide out)
         top = box_high[2]
-        if hit is not None:
-            first = hit[:2]
-        else:  # its centre, else the point of its footprint nearest the performer where the object fits
-            half = max(obj.size[0], obj.size[2]) / 2.0
-            middle = (box_low[:2] + box_high[:2]) / 2.0
-            first = middle
-            if not receptacle.openable and self.performer.axis_distance(np.array([*middle, top])) > PERFORMER_REACH:
-                low, high = box_low[:2] + half, box_high[:2] - half
-                low, high = np.minimum(low, middle), np.maximum(high, middle)
-                first = np.clip(np.array([self.performer.x, self.performer.z]), low, high)
+        area = None if receptacle.openable else world.trigger_box(receptacle)
+        low, high = area if area is not None else (box_low, box_high)
+        # its centre, else the point of its footprint nearest the performer where the object fits
+        half = max(obj.size[0], obj.size[2]) / 2.0
+        middle = (low[:2] + high[:2]) / 2.0
+        first = middle
+        if not receptacle.openable and self.performer.axis_distance(np.array([*middle, top])) > PERFORMER_REACH:
+            fit_low, fit_high = np.minimum(low[:2] + half, middle), np.maximum(high[:2] - half, middle)
+            first = np.clip(np.array([self.performer.x, self.performer.z]), fit_low, fit_high)
         mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
         local_centre = mat @ obj.bounds_center[[0, 2, 1]]
-        lift = obj.size[1] / 2.0 + (CONTAINER_DROP if receptacle.openable else SURFACE_GAP)
         # A container takes the object at its centre or not at all; a surface may take it at another spot.
         spots = [np.asarray(first, float)] if receptacle.openable else _spots_nearest_first(
-            np.asarray(first, float), box_low[:2], box_high[:2])
+            np.asarray(first, float), low[:2], high[:2])
         for index, spot in enumerate(spots):
             dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
-            if index and dist < 0:
+            if index and dist < 0 and area is None:
                 continue  # off the receptacle
             surface = top + 0.01 - dist if dist >= 0 else top
             reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface]))
@@ -430,7 +440,13 @@ class ActionRunner:
                 if index == 0:
                     return False
                 continue
-            pose = (np.array([spot[0], spot[1], surface + lift]) - local_centre, mat)
+            if receptacle.openable:
+                bottom = surface + CONTAINER_DROP
+            elif area is not None:
+                bottom = max(surface, area[0][2] + SPAWN_POINT_LIFT) + PLACE_LIFT
+            else:  # no trigger box known: the spawn point on the surface (AI2-THOR's ray hit point)
+                bottom = surface + PLACE_LIFT
+            pose = (np.array([spot[0], spot[1], bottom + obj.size[1] / 2.0]) - local_centre, mat)
             if self._fits(obj, pose):
                 self._release(obj, pose)
                 world.forward()

@@ -294,6 +294,8 @@ _OPEN_CONTAINER_PREFIXES = tuple(_TABLES["open_container_prefixes"])
 _DISH_PREFIXES = tuple(_TABLES["dish_prefixes"])
 _PRIMITIVE_KINDS: dict[str, str] = _TABLES["primitive_kinds"]
 _TUBE_WALL: dict[str, float] = _TABLES["tube_wall"]
+_OPEN_AREAS: dict[str, tuple[float, float, float, float, float]] = {
+    name: tuple(area) for name, area in _TABLES["open_areas"].items()}
 # (type name or prefix, salient materials, colour names, colours fixed whatever the scene's materials)
 _MATERIAL_DEFAULTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...] = tuple(
     (row["type"], tuple(row["materials"]), tuple(row["colors"]), bool(row["fixed_colors"]))
@@ -439,20 +441,34 @@ def _chair(x, y, z, back=True) -> list[Part]:
     return parts
 
 
-def _sofa(x, y, z, arms=True) -> list[Part]:
-    base_h = 0.42 * y
+def _sofa(x, y, z, arms=True, seat: tuple[float, float] | None = None) -> list[Part]:
+    """A seat in front of a back, with arms; `seat` (height, z of its middle) puts the seat's top at the height of
+    the generator's open area and the back on the side away from it."""
+    base_h = seat[0] if seat else 0.42 * y
+    back_side = 1.0 if seat and seat[1] < 0 else -1.0  # the back's side along z
     back_t = _clamp(0.25 * z, 0.05, 0.35)
+    seat_z = -back_side * back_t / 2
     parts = [
-        _box(0, base_h / 2, back_t / 2, x, base_h, z - back_t, "seat"),
-        _box(0, y / 2, -z / 2 + back_t / 2, x, y, back_t, "back"),
+        _box(0, base_h / 2, seat_z, x, base_h, z - back_t, "seat"),
+        _box(0, y / 2, back_side * (z / 2 - back_t / 2), x, y, back_t, "back"),
     ]
     if arms and x > 0.5:
         arm_t = _clamp(0.1 * x, 0.04, 0.2)
         arm_top = min(base_h + 0.25 * y, y)
         arm_h = arm_top - base_h
         for sx in (-1, 1):
-            parts.append(_box(sx * (x / 2 - arm_t / 2), base_h + arm_h / 2, back_t / 2, arm_t, arm_h, z - back_t, "arm"))
+            parts.append(_box(sx * (x / 2 - arm_t / 2), base_h + arm_h / 2, seat_z, arm_t, arm_h, z - back_t, "arm"))
     return parts
+
+
+def _open_area_triggers(name: str) -> list[Part]:
+    """The generator's open area of a seat as the receptacle's trigger box: a thin slab whose bottom is the area,
+    relative to the object's origin (PutObject's spawn points lie on it)."""
+    area = _OPEN_AREAS.get(name)
+    if area is None:
+        return []
+    x, y, z, width, depth = area
+    return [_box(x, y + TRIGGER_THICKNESS / 2, z, width, TRIGGER_THICKNESS, depth, "trigger")]
 
 
 def _bed(x, y, z) -> list[Part]:
@@ -815,7 +831,8 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
         if shape == "stool":
             return _chair(x, y, z, back=False)
         if shape in ("sofa", "sofa chair"):
-            return _sofa(x, y, z, arms=True)
+            area = _OPEN_AREAS.get(name)
+            return _sofa(x, y, z, arms=True, seat=(area[1], area[2]) if area else None)
         if shape == "bed":
             return _bed(x, y, z)
         if shape == "crib":
@@ -990,7 +1007,7 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
         physics = False
 
     shape = _shape_name(name, row, family)
-    parts = [_shift_y(p, -pos_y) for p in _parts_for(name, row, family, size, shape)]
+    parts = [_shift_y(p, -pos_y) for p in _parts_for(name, row, family, size, shape)] + _open_area_triggers(name)
     children = tuple(dict.fromkeys(p.name for p in parts if p.name))
     return ObjectType(
         name=name,

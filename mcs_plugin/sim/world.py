@@ -393,6 +393,18 @@ class World:
             highs.append(centre + half)
         return np.min(lows, axis=0), np.max(highs, axis=0)
 
+    def trigger_box(self, obj: SimObject) -> tuple[np.ndarray, np.ndarray] | None:
+        """World axis-aligned box (low, high; MuJoCo frame) around a receptacle's trigger boxes (None without any)."""
+        geoms = [g for g in obj.geom_ids if self._group[g] == GROUP_ABSENT]  # built as trigger boxes
+        if not geoms:
+            return None
+        corners = []
+        for g in geoms:
+            mat = self.data.geom_xmat[g].reshape(3, 3)
+            half = np.abs(mat) @ self.model.geom_size[g][:3]
+            corners += [self.data.geom_xpos[g] - half, self.data.geom_xpos[g] + half]
+        return np.min(corners, axis=0), np.max(corners, axis=0)
+
     def ray_to(self, obj: SimObject, origin_mj: np.ndarray, direction_mj: np.ndarray) -> float:
         """Distance along a ray to the first of one object's present geoms, ignoring everything else (-1: none)."""
         best = -1.0

@@ -46,6 +46,14 @@ CARRY_SINK = 0.01 + 1e-6
 SLEEP_ENERGY = 0.005  # Unity's default sleep threshold (kinetic energy / mass, m^2/s^2)
 SLEEP_ACTIONS = 8  # PhysX lets a body sleep after ~0.4 s under the threshold
 ANGULAR_DRAG = 0.5  # MCS rigidbody angular drag (1/s): spinning and rolling objects slow down
+# Contact friction as Unity's PhysX gives it: each collider's PhysicMaterial has a dynamic friction (Unity's default
+# material and a `new PhysicMaterial()` alike: 0.6, MCSMain's PHYSICS_FRICTION_DYNAMIC_DEFAULT), and a contact gets the
+# average of its two colliders' (PhysicMaterial.frictionCombine defaults to Average). Intuitive-physics floors get 0.1
+# (MCSMain PHYSICS_FRICTION_DYNAMIC_PASSIVE) unless the scene's floorProperties say otherwise.
+UNITY_FRICTION = 0.6
+PASSIVE_FLOOR_FRICTION = 0.1
+TORSIONAL_FRICTION = 0.005  # MuJoCo's friction about the contact normal and against rolling (m), no PhysX
+ROLLING_FRICTION = 0.0001  # counterpart: small, so that spheres roll on and boxes stop turning
 SEESAW_PLANK_THICKNESS = 0.034  # m: a seesaw plank's collider, whatever its z scale (100 in recorded scenes); the
 # camera of a performer standing on a flat plank is 0.017 above its centre, on a 17-degree one too
 # Spins about the vertical (TorqueObject) are turned by hand, not by MuJoCo's contacts, which at tens of rad/s of slip
@@ -112,6 +120,7 @@ class ObjectFacts:
     associated_with_agent: str = ""
     drag: float = 0.0  # Unity Rigidbody.drag (1/s): linear velocity damping
     angular_drag: float = ANGULAR_DRAG  # Unity Rigidbody.angularDrag (1/s)
+    friction: float = UNITY_FRICTION  # its colliders' PhysicMaterial dynamic friction
     part_names: list[str] = field(default_factory=list)  # per part: MCS child-component suffix ("" = own part)
     part_open_centres: list = field(default_factory=list)  # per part: (centre, size) in the object frame when open
     parent: str = ""  # for child components (drawers, shelves): the id of the object they belong to

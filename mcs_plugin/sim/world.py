@@ -60,7 +60,7 @@ SEESAW_PLANK_THICKNESS = 0.034  # m: a seesaw plank's collider, whatever its z s
 # lift a spinning box off the floor. Unity caps them at its maximum angular speed: a torqued turtle turns ~143 degrees in
 # its first 0.05 s action whatever the force (0.5, 0.75, 1). They slow down linearly (Coulomb) at SPIN_FRICTION * g *
 # r / k^2, r the footprint's half diagonal and k^2 = I/m about the vertical: fitted to recordings (a 0.48 x 0.17 m turtle,
-# 100 rad/s^2) and a 1 x 9 m tool (5.6 rad/s^2); twice the sliding friction.
+# 100 rad/s^2) and a 1 x 9 m tool (5.6 rad/s^2); a fitted coefficient, not the contact friction (UNITY_FRICTION).
 MAX_ANGULAR_SPEED = 50.0  # rad/s
 MAX_BODY_ANGULAR_SPEED = 7.0  # rad/s: Unity's default Rigidbody.maxAngularVelocity. A fast ball cannot roll: it slides
 # until it is down to 7 rad/s x radius, then rolls on (0.11 m balls end rolling 0.038 m per action)

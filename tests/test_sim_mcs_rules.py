@@ -307,6 +307,56 @@ def test_physics_properties_not_enabled_keep_the_defaults(sim):
     assert (body.drag, body.angular_drag) == (0.0, 0.5)
 
 
+def _block(object_id: str = "block", x: float = 0.0, push: float = 0.0, **flags) -> dict:
+    """A 0.2 m, 1 kg cube on the floor, pushed along +z by a scripted force of `push` N in step 1."""
+    forces = [{"stepBegin": 1, "stepEnd": 1, "vector": {"x": 0, "y": 0, "z": push}}] if push else []
+    return {"id": object_id, "type": "cube", "mass": 1, "moveable": True, "forces": forces,
+            "shows": [{"stepBegin": 0, "position": {"x": x, "y": 0.1, "z": 1.0}, "scale": {"x": 0.2, "y": 0.2, "z": 0.2}}],
+            **flags}
+
+
+def _floor_contact_friction(sim, object_id: str) -> float:
+    """The sliding friction of the MuJoCo contact between an object and the floor."""
+    world = sim.world
+    body, floor = set(world.by_id[object_id].geom_ids), set(world.by_id["floor"].geom_ids)
+    frictions = {round(float(contact.friction[0]), 6) for contact in world.data.contact[:world.data.ncon]
+                 if {int(contact.geom1), int(contact.geom2)} & body and {int(contact.geom1), int(contact.geom2)} & floor}
+    assert len(frictions) == 1
+    return frictions.pop()
+
+
+def test_a_contact_with_the_floor_has_the_average_of_the_two_materials_friction(sim):
+    """PhysX averages two colliders' dynamic friction (PhysicMaterial.frictionCombine Average); the floor and objects
+    without physicsProperties have Unity's default 0.6, a ball 0.25 (MCS's object registry), and enabled
+    physicsProperties set an object's own."""
+    sim.start_scene(scene(ball(x=-1.0, diameter=0.3), _block(), _block("slippery", x=1.0, physicsProperties={
+        "enable": True, "dynamicFriction": 0.9, "staticFriction": 0.9})))
+    sim.step("Pass")
+    assert _floor_contact_friction(sim, "ball") == pytest.approx((0.25 + 0.6) / 2)
+    assert _floor_contact_friction(sim, "block") == pytest.approx(0.6)
+    assert _floor_contact_friction(sim, "slippery") == pytest.approx((0.9 + 0.6) / 2)
+
+
+@pytest.mark.parametrize(("floor", "expected"), [(None, 0.1), ({"enable": True, "dynamicFriction": 0.3}, 0.3)])
+def test_an_intuitive_physics_floor_has_friction_0_1_unless_floor_properties_say_otherwise(sim, floor, expected):
+    """MCSMain gives intuitive-physics floors (PHYSICS_FRICTION_DYNAMIC_PASSIVE) 0.1 unless floorProperties are
+    enabled; a contact averages it with the object's."""
+    extra = {"floorProperties": floor} if floor else {}
+    sim.start_scene(scene(ball(x=-1.0, diameter=0.3), _block(), intuitivePhysics=True, **extra))
+    sim.step("Pass")
+    assert _floor_contact_friction(sim, "ball") == pytest.approx((0.25 + expected) / 2)
+    assert _floor_contact_friction(sim, "block") == pytest.approx((0.6 + expected) / 2)
+
+
+@pytest.mark.parametrize(("flags", "friction"), [({}, 0.6), ({"intuitivePhysics": True}, 0.35)])
+def test_a_sliding_block_slows_down_at_its_contact_friction_times_g(sim, flags, friction):
+    """Coulomb friction: a block sliding on the floor loses friction * g * dt^2 of travel per 0.05 s action."""
+    sim.start_scene(scene(_block(push=150.0), **flags))
+    travel = np.diff([obj(out, "block").position["z"] for out in run(sim, 5)])
+    slow_down = -np.diff(travel) / 0.05 ** 2 / 9.81
+    assert slow_down[:2] == pytest.approx([friction, friction], abs=0.03)
+
+
 @pytest.mark.parametrize("height", [0.5, 1.0])
 def test_a_ramp_up_to_45_degrees_leads_onto_the_platform_at_its_top(sim, height):
     """MCS's controller climbs structures inclined up to 45 degrees (MatchAgentHeightToStructureBelow); the platform

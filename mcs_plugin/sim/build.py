@@ -4,6 +4,7 @@ MJCF model and the World that owns it."""
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from dataclasses import dataclass
 
@@ -14,14 +15,16 @@ from mcs_plugin.constants import (
     GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER, GROUP_SEE_PAST, GROUP_STRUCTURE, PERFORMER_RADIUS,
     POSE_BODY_HEIGHT, STANDING, SUPPORT_RADIUS,
 )
-from mcs_plugin.mcs.scene import WALL_THICKNESS, Scene, SceneObject
+from mcs_plugin.mcs.scene import WALL_THICKNESS, PhysicsConfig, Scene, SceneObject
 from mcs_plugin.sim import catalog
 from mcs_plugin.sim.coords import matrix_to_quat, mcs_to_mj, unity_euler_to_mj_matrix
+from mcs_plugin.sim.datafiles import data_text
 from mcs_plugin.sim.materials import material_rgb, reported_color_names
 from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW
 from mcs_plugin.sim.world import (
-    ANGULAR_DRAG, BODY_PREFIX, CONTACT_TIMECONST, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GRAVITY, PHYSICS_TIMESTEP,
-    PROBE_RADIUS, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR, FloorGrid, SimObject, World,
+    ANGULAR_DRAG, BODY_PREFIX, CONTACT_TIMECONST, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GRAVITY, PASSIVE_FLOOR_FRICTION,
+    PHYSICS_TIMESTEP, PROBE_RADIUS, ROLLING_FRICTION, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR, TORSIONAL_FRICTION,
+    UNITY_FRICTION, FloorGrid, SimObject, World,
 )
 
 
@@ -213,15 +216,54 @@ def room_materials(scene: Scene) -> dict[str, str]:
     return materials
 
 
+def _registry_physics() -> dict[str, PhysicsConfig]:
+    """The physicsProperties MCS's object registries give object types (data/registry_physics.json)."""
+    table = json.loads(data_text("registry_physics.json"))["values"]
+    return {name: PhysicsConfig.model_validate(props) for name, props in table.items()}
+
+
+_REGISTRY_PHYSICS = _registry_physics()
+
+
+def _physics_properties(obj: SimObject) -> PhysicsConfig | None:
+    """The physicsProperties MCSMain assigns an object: the scene's when enabled, else its type's registry entry's."""
+    scene_object = obj.scene_object
+    if scene_object is None:
+        return None
+    props = scene_object.physics_properties
+    if props is not None and props.enable:
+        return props
+    return _REGISTRY_PHYSICS.get(scene_object.type)
+
+
 def _apply_physics_properties(obj: SimObject) -> None:
-    """An object's enabled `physicsProperties` set its drag and angular drag (MCSMain's
-    AssignPhysicsMaterialAndRigidBodyValues assigns every field, so one the scene leaves out is Unity's JSON default,
-    0). Friction and bounciness are not modelled (no recording to measure MuJoCo's equivalents on)."""
-    props = obj.scene_object.physics_properties if obj.scene_object is not None else None
-    if props is None or not props.enable:
+    """An object's physicsProperties set its friction, drag and angular drag (MCSMain's
+    AssignPhysicsMaterialAndRigidBodyValues assigns every field, so one left out is Unity's JSON default, 0).
+    Bounciness is not modelled (no recording to measure MuJoCo's equivalent on)."""
+    props = _physics_properties(obj)
+    if props is None:
         return
+    obj.friction = float(props.dynamic_friction or 0.0)
     obj.drag = float(props.drag or 0.0)
     obj.angular_drag = float(props.angular_drag or 0.0)
+
+
+def floor_friction(scene: Scene) -> float:
+    """The floor's dynamic friction: enabled floorProperties' (a field left out is 0), else 0.1 in an
+    intuitive-physics scene (MCSMain.AdjustRoomStructuralObjects), else Unity's default."""
+    props = scene.floor_properties
+    if props is not None and props.enable:
+        return float(props.dynamic_friction or 0.0)
+    return PASSIVE_FLOOR_FRICTION if scene.intuitive_physics else UNITY_FRICTION
+
+
+def contact_friction(obj: SimObject, floor: float) -> float:
+    """MuJoCo sliding friction of a moving body's geoms: PhysX's average of its material and the floor's. Static
+    geoms (the room, structures, kinematic objects) get none, and MuJoCo takes the larger of a contact's two geoms'
+    friction, so a body meets the floor, and whatever does not move, with that average (exact where the thing is of
+    the floor's material, Unity's default in interactive scenes); two moving bodies meet with the larger of their
+    two averages (PhysX: the average of their own two)."""
+    return (obj.friction + floor) / 2.0
 
 
 def _room_specs(scene: Scene) -> list[_Spec]:
@@ -459,13 +501,14 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
     xml = (
         '<mujoco model="mcs"><compiler angle="radian"/>'
         f'<option timestep="{PHYSICS_TIMESTEP}" gravity="0 0 {-GRAVITY}" cone="elliptic" impratio="5"/>'
-        f'<default><geom friction="0.43 0.005 0.0001" solref="{CONTACT_TIMECONST} 1" rgba="1 1 1 1"/></default>'
+        f'<default><geom friction="0 {TORSIONAL_FRICTION} {ROLLING_FRICTION}" solref="{CONTACT_TIMECONST} 1" rgba="1 1 1 1"/></default>'
         f"<asset>{''.join(meshes)}</asset>"
         f"<worldbody>{''.join(bodies)}{performer}</worldbody></mujoco>"
     )
     model = mujoco.MjModel.from_xml_string(xml)
     data = mujoco.MjData(model)
     objects = [spec.obj for spec in specs]
+    floor = floor_friction(scene)
     for spec in specs:
         obj = spec.obj
         obj.body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, BODY_PREFIX + spec.name)
@@ -488,6 +531,7 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
             joint = int(model.body_jntadr[obj.body_id])
             obj.qpos, obj.qvel = data.joint(joint).qpos, data.joint(joint).qvel
             _apply_physics_properties(obj)
+            model.geom_friction[obj.geom_ids, 0] = contact_friction(obj, floor)
             # Unity's drag and angular drag: a force -drag * m * v and a torque -angularDrag * I * omega.
             damping = model.joint(joint).damping
             damping[:3] = obj.drag * model.body_mass[obj.body_id]
@@ -495,6 +539,8 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
         elif obj.plank:
             joint = model.body_jntadr[obj.body_id]
             obj.plank_dofs = (int(model.jnt_dofadr[joint]), int(model.jnt_dofadr[joint + 1]))
+            _apply_physics_properties(obj)
+            model.geom_friction[obj.geom_ids, 0] = contact_friction(obj, floor)
             model.dof_damping[obj.plank_dofs[1]] = ANGULAR_DRAG * float(model.dof_M0[obj.plank_dofs[1]])
         elif model.body_mocapid[obj.body_id] >= 0:
             obj.mocap_id = int(model.body_mocapid[obj.body_id])

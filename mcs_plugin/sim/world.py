@@ -46,13 +46,21 @@ CARRY_SINK = 0.01 + 1e-6
 SLEEP_ENERGY = 0.005  # Unity's default sleep threshold (kinetic energy / mass, m^2/s^2)
 SLEEP_ACTIONS = 8  # PhysX lets a body sleep after ~0.4 s under the threshold
 ANGULAR_DRAG = 0.5  # MCS rigidbody angular drag (1/s): spinning and rolling objects slow down
+# Contact friction as Unity's PhysX gives it: each collider's PhysicMaterial has a dynamic friction (Unity's default
+# material and a `new PhysicMaterial()` alike: 0.6, MCSMain's PHYSICS_FRICTION_DYNAMIC_DEFAULT), and a contact gets the
+# average of its two colliders' (PhysicMaterial.frictionCombine defaults to Average). Intuitive-physics floors get 0.1
+# (MCSMain PHYSICS_FRICTION_DYNAMIC_PASSIVE) unless the scene's floorProperties say otherwise.
+UNITY_FRICTION = 0.6
+PASSIVE_FLOOR_FRICTION = 0.1
+TORSIONAL_FRICTION = 0.005  # MuJoCo's friction about the contact normal and against rolling (m), no PhysX
+ROLLING_FRICTION = 0.0001  # counterpart: small, so that spheres roll on and boxes stop turning
 SEESAW_PLANK_THICKNESS = 0.034  # m: a seesaw plank's collider, whatever its z scale (100 in recorded scenes); the
 # camera of a performer standing on a flat plank is 0.017 above its centre, on a 17-degree one too
 # Spins about the vertical (TorqueObject) are turned by hand, not by MuJoCo's contacts, which at tens of rad/s of slip
 # lift a spinning box off the floor. Unity caps them at its maximum angular speed: a torqued turtle turns ~143 degrees in
 # its first 0.05 s action whatever the force (0.5, 0.75, 1). They slow down linearly (Coulomb) at SPIN_FRICTION * g *
 # r / k^2, r the footprint's half diagonal and k^2 = I/m about the vertical: fitted to recordings (a 0.48 x 0.17 m turtle,
-# 100 rad/s^2) and a 1 x 9 m tool (5.6 rad/s^2); twice the sliding friction.
+# 100 rad/s^2) and a 1 x 9 m tool (5.6 rad/s^2); a fitted coefficient, not the contact friction (UNITY_FRICTION).
 MAX_ANGULAR_SPEED = 50.0  # rad/s
 MAX_BODY_ANGULAR_SPEED = 7.0  # rad/s: Unity's default Rigidbody.maxAngularVelocity. A fast ball cannot roll: it slides
 # until it is down to 7 rad/s x radius, then rolls on (0.11 m balls end rolling 0.038 m per action)
@@ -112,6 +120,7 @@ class ObjectFacts:
     associated_with_agent: str = ""
     drag: float = 0.0  # Unity Rigidbody.drag (1/s): linear velocity damping
     angular_drag: float = ANGULAR_DRAG  # Unity Rigidbody.angularDrag (1/s)
+    friction: float = UNITY_FRICTION  # its colliders' PhysicMaterial dynamic friction
     part_names: list[str] = field(default_factory=list)  # per part: MCS child-component suffix ("" = own part)
     part_open_centres: list = field(default_factory=list)  # per part: (centre, size) in the object frame when open
     parent: str = ""  # for child components (drawers, shelves): the id of the object they belong to

@@ -35,10 +35,10 @@ def stable_color(object_id: str, taken: set[tuple[int, int, int]]) -> tuple[int,
 
 # MCS's visibility rule (BaseFPSAgentController.GetAllVisibleSimObjPhysics / CheckIfVisibilityPointInViewport):
 # an object is visible when one of its visibility points lies strictly inside the image and a ray from the camera
-# toward it (reaching 0.5 m past it) hits the object itself first. The object registries place those points on the
-# surface of the object's box: its 8 corners and 6 face centres (``cube``, the toy blocks, paintings, chairs; balls:
-# points around the sphere), with no centre point. Large objects get no more points, so a sofa or a changing table
-# that fills the image while its corners are out of view is not visible.
+# toward it (reaching 0.5 m past it) hits the object itself first. Types that MCS's object registries give points
+# of their own take those (registry_points, below); every other part gets the corners and face centres of its box
+# (as the registries' ``cube``), round parts on their surface, with no centre point. Large objects get no more
+# points, so a changing table that fills the image while its corners are out of view is not visible.
 # Tools hide nothing: Unity sees a ball just behind a tool's far end, wholly behind the 0.3 m tool in the image, at
 # every step, and no recorded observation has an object hidden by a tool. So a ray toward another
 # object's point passes through tools (world.GROUP_SEE_PAST); one toward a tool's own point meets it.

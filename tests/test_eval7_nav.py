@@ -13,7 +13,8 @@ from mcs_plugin.experts.goals import AimGoal
 from mcs_plugin.experts.poses import Pose
 from mcs_plugin.experts.policies import DOOR_MEMO_MOVE, RIM_MARGIN, make_expert, run_expert, to_controller_call
 from mcs_plugin.sim.controller import EmbeddedController
-from mcs_plugin.sim.observation import PART_ROUND, _geom_samples, part_points
+from mcs_plugin.experts.policies import visibility_points
+from mcs_plugin.sim.observation import _visibility_points, shape_points
 from sim_scenes import DATA, scene
 
 SHELL_GAME = DATA / "eval7" / "eval_7_interactive_shell_game_0001_01.json"
@@ -43,43 +44,44 @@ def test_the_body_passes_under_what_is_above_its_capsule(controller, bottom, pas
 
 
 def test_the_experts_visibility_points_are_the_simulators(controller):
-    """The expert predicts what MCS sees with the simulator's own rule: a ball's points in the world match those
-    the simulator casts rays to."""
-    controller.start_scene(scene({"id": "ball", "type": "soccer_ball", "mass": 1, "pickupable": True,
-                                  "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.11, "z": 1.0}}]}))
+    """The expert predicts what MCS sees with the simulator's own rule: a ball's points in the world (its 18
+    registry points, just inside its sphere) match those the simulator casts rays to."""
+    output = controller.start_scene(scene({"id": "ball", "type": "soccer_ball", "mass": 1, "pickupable": True,
+                                           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.11, "z": 1.0}}]}))
     world = controller.world
-    geom = next(g for g in range(world.model.ngeom) if world.geom_owner[g] >= 0
-                and world.objects[world.geom_owner[g]].id == "ball")
-    local = _geom_samples(world.model, geom)
-    half = world.model.geom_aabb[geom, 3:]
-    expected = world.model.geom_aabb[geom, :3] + part_points(tuple(2.0 * half), PART_ROUND)
-    assert np.allclose(local, expected)
-    assert len(local) == 14 and np.allclose(np.linalg.norm(local - world.model.geom_aabb[geom, :3], axis=1),
-                                            0.9 * half[0])
+    points, owners, _ = _visibility_points(world)
+    simulated = points[owners == world.objects.index(world.by_id["ball"])][:, [0, 2, 1]]  # MCS axes
+    predicted = visibility_points(next(o for o in output.object_list if o.uuid == "ball"))
+    assert len(simulated) == len(predicted) == 18
+    assert np.allclose(np.sort(simulated, axis=0), np.sort(predicted, axis=0), atol=1e-6)
+    assert np.allclose(np.linalg.norm(predicted - predicted.mean(axis=0), axis=1), 0.9 * 0.11, atol=1e-4)
 
 
-def _shell_aim(points: bool) -> AimGoal:
+def _shell_aim(points: np.ndarray | None) -> AimGoal:
     """An aim at a 0.22 m ball lying in an opened 0.4 m container whose lid stands up behind it (+z), as in the
-    Eval-7 shell game."""
+    Eval-7 shell game, with the ball's visibility points `points` (offsets from its centre; None: crosshair only)."""
     ball = Box(np.array([0.0, 0.13, 0.0]), np.eye(3), np.full(3, 0.11))
     container = Box(np.array([0.0, 0.2, 0.0]), np.eye(3), np.full(3, 0.2))
     lid = Box(np.array([0.0, 0.6, 0.22]), np.eye(3), np.array([0.2, 0.2, 0.02]))
-    world_points = ball.center + part_points((0.22, 0.22, 0.22), PART_ROUND)
     return AimGoal(ball.scaled(0.5), [lid], reach=0.95, image_size=(600, 400),
-                   open_tops=[(container, container.top + RIM_MARGIN)], points=world_points if points else None)
+                   open_tops=[(container, container.top + RIM_MARGIN)],
+                   points=None if points is None else ball.center + points)
 
 
 def test_an_aim_into_an_opened_container_needs_a_visibility_point_in_sight():
     """Seen from a corner on the lid's side, the crosshair ray passes beside the raised lid and over the corner of
-    the walls, but the lid and the walls hide every visibility point of the ball (MCS answers NOT_VISIBLE); from
-    an open side, close by, the ball is seen. The crosshair keeps RIM_MARGIN over the walls: not from 0.64 m."""
-    crosshair_only, with_points = _shell_aim(False), _shell_aim(True)
+    the walls; the aim stands only if one of the ball's visibility points is in sight too (MCS answers NOT_VISIBLE
+    otherwise): a point at the ball's bottom, below the walls, is not. The ball's registry points (18, as the
+    simulator places them) include one over the walls there, and from an open side close by; the crosshair keeps
+    RIM_MARGIN over the walls: not from 0.64 m. (With the generic sphere points, 14, the corner pose saw none.)"""
+    ball_points = shape_points("ball", (0.22, 0.22, 0.22))
     beside_lid = Pose(-0.44, 0.48, 140.0)
-    assert [a[0] for a in crosshair_only.aims(beside_lid)] == [40.0]
-    assert with_points.aims(beside_lid) == []
+    assert [a[0] for a in _shell_aim(None).aims(beside_lid)] == [40.0]
+    assert _shell_aim(np.array([[0.0, -0.1, 0.0]])).aims(beside_lid) == []
+    assert [a[0] for a in _shell_aim(ball_points).aims(beside_lid)] == [40.0]
     open_side = Pose(0.0, -0.48, 0.0)
-    assert [a[0] for a in with_points.aims(open_side)] == [50.0]
-    assert with_points.aims(Pose(0.0, -0.64, 0.0)) == []
+    assert [a[0] for a in _shell_aim(ball_points).aims(open_side)] == [50.0]
+    assert _shell_aim(ball_points).aims(Pose(0.0, -0.64, 0.0)) == []
 
 
 def test_expert_opens_the_door_when_only_its_doorway_sees_the_target(controller):

@@ -516,22 +516,22 @@ def _pixel_on(sim, object_id: str) -> tuple[int, int] | None:
 def test_a_ball_in_an_opened_container_is_taken_from_beside_it(sim):
     """MCS's visibility rays (BaseFPSAgentController.CheckIfVisibilityPointRaycast: layers SimObjVisible and
     agents, receptacle trigger boxes left out) meet a container's walls and its raised lid as they meet anything
-    else. Picking a ball out of an opened shell-game container by image point therefore works from beside the
-    container, where one of the ball's visibility points shows over the near wall, and is NOT_VISIBLE 0.6 m away,
-    where the image point still meets the ball but the wall hides all of its points."""
+    else. Picking a ball out of an opened shell-game container by image point therefore works from near the
+    container, where one of the ball's visibility points shows over the near wall; 0.7 m away the wall hides the
+    ball. The distances follow from the ball's points as MCS's object registry gives them (6 axis ends and 12
+    points at 45 degrees in its axis planes, mcs_object_registry.json `soccer_ball`): derived from the model, not
+    recorded. (With the generic sphere points the ball stayed hidden to 0.6 m while the image already showed it;
+    with the registry's points its first pixels and its first point come into view at the same step.)"""
     sim.start_scene(_ball_in_lidded_container())
     run(sim, 3)
     assert sim.step("OpenObject", objectId="container").return_status == "SUCCESSFUL"
     assert obj(sim.last_output, "lid").position["z"] == pytest.approx(1.7, abs=1e-3)  # raised on the far side
     assert sim.step("LookDown").return_status == "SUCCESSFUL"
-    for _ in range(4):
+    for _ in range(3):
         assert sim.step("MoveAhead").return_status == "SUCCESSFUL"
-    assert sim.last_output.position["z"] == pytest.approx(0.9, abs=1e-3)  # 0.6 m from the ball
+    assert sim.last_output.position["z"] == pytest.approx(0.8, abs=1e-3)  # 0.7 m from the ball
     assert obj(sim.last_output, "target").visible is False
-    x, y = _pixel_on(sim, "target")
-    out = sim.step("PickupObject", objectImageCoordsX=x, objectImageCoordsY=y)
-    assert (out.return_status, out.resolved_object) == ("NOT_VISIBLE", "target")
-    assert sim.step("MoveAhead").return_status == "SUCCESSFUL"  # 0.5 m: the body's axis 0.3 m from the near wall
+    assert sim.step("MoveAhead").return_status == "SUCCESSFUL"  # 0.6 m: the body's axis 0.4 m from the near wall
     assert obj(sim.last_output, "target").visible is True
     x, y = _pixel_on(sim, "target")
     out = sim.step("PickupObject", objectImageCoordsX=x, objectImageCoordsY=y)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcs_plugin.sim.observation import PART_CARDINAL_SIDES, SAMPLE_INSET, part_points
+from mcs_plugin.sim.observation import SAMPLE_INSET, registry_points
 from tests.sim_scenes import obj, scene
 
 
@@ -96,7 +96,54 @@ def test_a_toy_block_cylinder_is_seen_by_its_cardinal_points_only(sim):
 def test_a_toy_block_cylinders_points_are_its_registry_pattern():
     """MCS's registry gives a toy-block cylinder 14 points: four at the cardinal directions on each rim and round the
     middle, and its two end centres; like every point here they sit just inside the surface."""
-    points = part_points((0.1, 0.1, 0.1), PART_CARDINAL_SIDES)
+    points = registry_points("block_blank_wood_cylinder", np.full(3, 0.1), np.zeros(3))[:, [0, 2, 1]]
     assert len(points) == 14 and np.all(np.prod(points[:, :2], axis=1) == 0)
     assert np.allclose(np.linalg.norm(points[:12, :2], axis=1), 0.05 * SAMPLE_INSET)
     assert sorted(np.round(points[:, 2] / (0.05 * SAMPLE_INSET)).tolist()) == [-1] * 5 + [0] * 4 + [1] * 5
+
+def _points_of(sim, object_id: str) -> np.ndarray:
+    """The visibility points (world, MCS axes) the simulator casts rays to for one object."""
+    from mcs_plugin.sim.observation import _visibility_points
+
+    world = sim.world
+    points, owners, _ = _visibility_points(world)
+    return points[owners == world.objects.index(world.by_id[object_id])][:, [0, 2, 1]]
+
+
+def test_objects_are_seen_by_the_points_their_registry_entry_gives_them(sim):
+    """MCS's object registries give a ball 18 points (6 axis ends, 12 at 45 degrees in its axis planes) and a toy
+    turtle 8 along its body; an object type without registry points (a chest) keeps each part's corners and face
+    centres. Like every point here they sit just inside the object's box."""
+    turtle = {"id": "turtle", "type": "turtle_on_wheels", "kinematic": True,
+              "shows": [{"stepBegin": 0, "position": {"x": 1, "y": 0, "z": 2}}]}
+    sim.start_scene(scene({"id": "ball", "type": "soccer_ball", "kinematic": True,
+                           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.11, "z": 2}}]},
+                          turtle, {"id": "chest", "type": "chest_1", "kinematic": True,
+                                   "shows": [{"stepBegin": 0, "position": {"x": -1, "y": 0, "z": 2}}]}))
+    ball = _points_of(sim, "ball") - [0.0, 0.11, 2.0]
+    assert len(ball) == 18 and np.allclose(np.linalg.norm(ball, axis=1), 0.11 * SAMPLE_INSET, atol=1e-3)
+    assert np.sum(np.sum(np.abs(ball) > 1e-3, axis=1) == 2) == 12  # the 45-degree points lie in the axis planes
+    assert len(_points_of(sim, "turtle")) == 8
+    assert len(_points_of(sim, "chest")) >= 14
+
+
+def test_registry_points_are_mapped_onto_the_objects_scaled_box(sim):
+    """A registry's points are placed on the object as the scene scales it: a cylinder scaled 2 high and 0.5 wide
+    has its rim points 0.9 x 0.25 m from its axis and its end centres 0.9 x 1 m above and below its centre (the
+    stored registry's cylinder is 2 m high at scale 1, MCS 0.7.4's 1 m: the points follow the catalog's box)."""
+    sim.start_scene(scene({"id": "cyl", "type": "cylinder", "kinematic": True,
+                           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 1, "z": 3},
+                                      "scale": {"x": 0.5, "y": 2, "z": 0.5}}]}))
+    points = _points_of(sim, "cyl") - [0.0, 1.0, 3.0]
+    assert len(points) == 26
+    assert np.isclose(points[:, 1].max(), SAMPLE_INSET) and np.isclose(points[:, 1].min(), -SAMPLE_INSET)
+    assert np.isclose(np.linalg.norm(points[:, [0, 2]], axis=1).max(), 0.25 * SAMPLE_INSET)
+
+
+def test_a_toy_vehicle_lying_across_its_registry_entry_keeps_the_generic_points(sim):
+    """The stored registry's toy cars lie along z, the catalog's (MCS 0.7.4's) along x: their registry points would
+    land on the wrong sides, so such a type keeps the generic corners and face centres of its parts."""
+    sim.start_scene(scene({"id": "car", "type": "car_1", "kinematic": True,
+                           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 2}}]}))
+    points = _points_of(sim, "car")
+    assert len(points) != 10 and len(points) % 14 == 0

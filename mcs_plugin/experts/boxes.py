@@ -16,7 +16,6 @@ BODY_TOP = CAPSULE_TOP + 0.05  # metres above the floor: objects entirely above 
 # (MCS's capsule reaches CAPSULE_TOP; 5 cm to spare; occluders' poles 1.35 m up let it pass)
 AGENT_SHAPE = "agent"  # ObjectMetadata.shape of simulation agents
 DOOR_SHAPE = "door"  # ObjectMetadata.shape of doors (door_4, door_4b)
-BALL_SHAPE = "ball"  # ObjectMetadata.shape of balls (round: MCS's visibility points lie on their sphere)
 _CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
 
 

@@ -25,14 +25,14 @@ import numpy as np
 from mcs_plugin.constants import MOVE_DIRECTIONS as MOVE_STEPS
 from mcs_plugin.constants import PERFORMER_REACH
 from mcs_plugin.constants import STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
-from mcs_plugin.experts.boxes import AGENT_SHAPE, BALL_SHAPE, DOOR_SHAPE, Box, corner_xyz, obstacle_boxes
+from mcs_plugin.experts.boxes import AGENT_SHAPE, DOOR_SHAPE, Box, corner_xyz, obstacle_boxes
 from mcs_plugin.experts.goals import AimGoal, ClearDropGoal, DropGoal, Goal, NearGoal
 from mcs_plugin.experts.graph import DEFAULT_ACTIONS, NavigationGraph, SharedCache, start_key
 from mcs_plugin.experts.poses import Pose, achievable_tilts, aim_key, pose_of
 from mcs_plugin.geometry import Obstacles, angle_difference
 from mcs_plugin.experts.tool_skill import ToolSkill
 from mcs_plugin.mcs.goals import Extent, pickups_needed, relation_name, transferral_holds
-from mcs_plugin.sim.observation import PART_BOX, PART_ROUND, part_points
+from mcs_plugin.sim.observation import shape_points
 
 ActionChoice = tuple[str, dict]
 
@@ -102,9 +102,10 @@ def _kind_centre(objects: dict[str, Any], kind: Any) -> np.ndarray | None:
 
 
 def visibility_points(obj) -> np.ndarray:
-    """World points (P, 3) where MCS looks for an object (its bounding box's part_points; a ball's on its sphere)."""
+    """World points (P, 3) where MCS looks for an object (the simulator's shape_points on its bounding box: a ball's
+    are its registry points on its sphere)."""
     box = _box(obj)
-    points = part_points(tuple(2.0 * box.half), PART_ROUND if obj.shape == BALL_SHAPE else PART_BOX)
+    points = shape_points(obj.shape, tuple(2.0 * box.half))
     return box.center + points @ box.axes
 
 

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
 import zlib
 
 import mujoco
 import numpy as np
 
-from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_SEE_PAST
+from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_PERFORMER, GROUP_SEE_PAST
 from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import focal_length
+from mcs_plugin.sim.catalog import get_object_type, is_known_type
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
+from mcs_plugin.sim.datafiles import data_text
 from mcs_plugin.sim.performer import Performer
 from mcs_plugin.sim.world import AGENT_RAY_GROUPS, RAY_GROUPS, RAY_GROUPS_SEE_PAST, SimObject, World
 
@@ -32,10 +35,10 @@ def stable_color(object_id: str, taken: set[tuple[int, int, int]]) -> tuple[int,
 
 # MCS's visibility rule (BaseFPSAgentController.GetAllVisibleSimObjPhysics / CheckIfVisibilityPointInViewport):
 # an object is visible when one of its visibility points lies strictly inside the image and a ray from the camera
-# toward it (reaching 0.5 m past it) hits the object itself first. The object registries place those points on the
-# surface of the object's box: its 8 corners and 6 face centres (``cube``, the toy blocks, paintings, chairs; balls:
-# points around the sphere), with no centre point. Large objects get no more points, so a sofa or a changing table
-# that fills the image while its corners are out of view is not visible.
+# toward it (reaching 0.5 m past it) hits the object itself first. Types that MCS's object registries give points
+# of their own take those (registry_points, below); every other part gets the corners and face centres of its box
+# (as the registries' ``cube``), round parts on their surface, with no centre point. Large objects get no more
+# points, so a changing table that fills the image while its corners are out of view is not visible.
 # Tools hide nothing: Unity sees a ball just behind a tool's far end, wholly behind the 0.3 m tool in the image, at
 # every step, and no recorded observation has an object hidden by a tool. So a ray toward another
 # object's point passes through tools (world.GROUP_SEE_PAST); one toward a tool's own point meets it.
@@ -72,25 +75,13 @@ def _box_lattice(full: tuple[float, float, float]) -> np.ndarray:
 
 
 PART_BOX, PART_ROUND, PART_ROUND_SIDES = "box", "round", "round_sides"  # kinds of part for part_points
-PART_CARDINAL_SIDES = "cardinal_sides"  # toy-block cylinders: the points MCS's object registry gives them
-# In half-extent units, the cylinder's axis third: four points on each rim and four round the middle, at the
-# cardinal directions only (no diagonals), and the two end centres (mcs_object_registry.json,
-# block_blank_*_cylinder).
-_CARDINAL_SIGNS = np.array(
-    [[sx, sy, sz] for sz in (-1, 0, 1) for sx, sy in ((1, 0), (-1, 0), (0, 1), (0, -1))] + [[0, 0, -1], [0, 0, 1]],
-    dtype=float)
-# Point pattern of an object's round parts by the shape MCS reports for it, where its registry entry differs.
-_SHAPE_PATTERNS = {"blank block cylinder": PART_CARDINAL_SIDES}
 
 
 def part_points(full: tuple[float, float, float], kind: str = PART_BOX) -> np.ndarray:
     """MCS's visibility points of one part of an object, relative to its centre in its own frame (full extents
     `full`): its box lattice just inside the surface, moved onto the surface of a sphere (PART_ROUND) or pulled onto
-    the round side of a cylinder whose axis is the third one (PART_ROUND_SIDES), or a toy-block cylinder's
-    registry points (PART_CARDINAL_SIDES). The expert predicts with it what the simulator will see."""
+    the round side of a cylinder whose axis is the third one (PART_ROUND_SIDES)."""
     half = np.asarray(full, float) / 2.0
-    if kind == PART_CARDINAL_SIDES:
-        return half * _CARDINAL_SIGNS * SAMPLE_INSET
     offsets = _box_lattice(tuple(float(v) for v in full)) * SAMPLE_INSET
     if kind == PART_ROUND:  # spheres and ellipsoids: on the surface, not at the box corners
         norm = np.linalg.norm(offsets, axis=1, keepdims=True)
@@ -101,14 +92,112 @@ def part_points(full: tuple[float, float, float], kind: str = PART_BOX) -> np.nd
     return half * offsets
 
 
-def _geom_samples(model: mujoco.MjModel, geom: int, shape: str = "") -> np.ndarray:
-    """A geom's visibility points in its own frame (part_points of its bounding box; a round-sided part of an
-    object of a `shape` whose registry entry gives it points of its own takes that pattern)."""
+# MCS's object registries (mcs_object_registry.json, primitive_object_registry.json; MCSMain.AssignVisibilityPoints)
+# give many object types their own visibility points, as children of the object: a ball's 6 axis ends and 12 points
+# at 45 degrees in its axis planes, a toy-block cylinder's cardinal rim points, a toy's few points along its body.
+# Those types take the registry's points instead of the generic ones, mapped from the registry's frame (the entry's
+# boundingBox times its scale, or the points' own extent where that box does not hold them: the stored registries
+# are older than 0.7.4 and some entries' sizes changed since) onto the object's box, then pulled in by SAMPLE_INSET.
+REGISTRY_POINTS_FILE = "registry_visibility_points.json"
+REGISTRY_BOX_SLACK = 0.15  # a registry boundingBox frames an entry's points when none lies further out than this
+# fraction of the box's half-size (letter blocks' points stand 10 % out of theirs)
+
+
+@functools.lru_cache(maxsize=1)
+def _registry_entries() -> dict[str, dict]:
+    """The registry entry (visibilityPoints, boundingBox, scale) of each object type that has one."""
+    entries = json.loads(data_text(REGISTRY_POINTS_FILE))["entries"]
+    return {type_name: entry for entry in entries for type_name in entry["ids"]}
+
+
+def registry_frame(entry: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Centre and full size of the box that frames a registry entry's points, in the registry's units."""
+    points = np.array(entry["visibilityPoints"], float)
+    scale = np.array(entry.get("scale", (1.0, 1.0, 1.0)), float)
+    box = entry["boundingBox"]
+    centre, size = np.array(box["position"], float) * scale, np.array(box["scale"], float) * scale
+    if np.all(np.abs(points - centre) <= size / 2.0 * (1.0 + REGISTRY_BOX_SLACK)):
+        return centre, size
+    low, high = points.min(axis=0), points.max(axis=0)
+    return (low + high) / 2.0, high - low
+
+
+def _same_long_side(frame: np.ndarray, size: tuple[float, float, float]) -> bool:
+    """Whether a registry frame and a catalog box (full sizes, MCS axes) are longer along the same horizontal axis
+    (the stored registries' toy vehicles lie along z, the catalog's along x: their points would land on the wrong
+    sides)."""
+    return (frame[0] - frame[2]) * (size[0] - size[2]) >= 0 or abs(frame[0] - frame[2]) < 0.1 * max(frame[0], frame[2])
+
+
+@functools.lru_cache(maxsize=256)
+def _registry_pattern(type_name: str) -> np.ndarray | None:
+    """A type's registry points in half-size units of their frame (read-only), None for a type without any or
+    whose registry frame lies across its catalog box."""
+    entry = _registry_entries().get(type_name)
+    if entry is None or not is_known_type(type_name):
+        return None
+    centre, size = registry_frame(entry)
+    if not _same_long_side(size, get_object_type(type_name).size):
+        return None
+    half = np.where(size > 0, size / 2.0, 1.0)
+    pattern = (np.array(entry["visibilityPoints"], float) - centre) / half
+    pattern.setflags(write=False)
+    return pattern
+
+
+def registry_points(type_name: str, size: np.ndarray, bounds_center: np.ndarray) -> np.ndarray | None:
+    """An object's registry visibility points in its own MCS frame (relative to its origin) given its box (full
+    `size` and `bounds_center`, MCS axes), just inside that box; None for a type the registries give none."""
+    pattern = _registry_pattern(type_name)
+    if pattern is None:
+        return None
+    return np.asarray(bounds_center, float) + pattern * np.asarray(size, float) / 2.0 * SAMPLE_INSET
+
+
+@functools.lru_cache(maxsize=64)
+def _shape_pattern(shape: str) -> np.ndarray | None:
+    """The registry pattern every catalog type reporting `shape` shares (balls: `ball` and `soccer_ball`), None
+    where they have none or differ."""
+    patterns = [_registry_pattern(name) for name in _registry_entries() if is_known_type(name)
+                and get_object_type(name).shape == shape]
+    if not patterns or any(p is None or p.shape != patterns[0].shape or not np.allclose(p, patterns[0], atol=1e-3)
+                           for p in patterns):
+        return None
+    return patterns[0]
+
+
+def shape_points(shape: str, full: tuple[float, float, float]) -> np.ndarray:
+    """Visibility points of an object known only by its reported shape and box (full extents, centred), as the
+    simulator places them: its types' registry points where they share them, else the box's part_points. The expert
+    predicts with it what the simulator will see."""
+    pattern = _shape_pattern(shape)
+    if pattern is None:
+        return part_points(full)
+    return pattern * np.asarray(full, float) / 2.0 * SAMPLE_INSET
+
+
+def _geom_samples(model: mujoco.MjModel, geom: int) -> np.ndarray:
+    """A geom's generic visibility points in its own frame (part_points of its bounding box)."""
     kind = model.geom_type[geom]
     part = PART_ROUND if kind in _ROUND else PART_ROUND_SIDES if kind in _ROUND_SIDES else PART_BOX
-    if part == PART_ROUND_SIDES:
-        part = _SHAPE_PATTERNS.get(shape, part)
     return model.geom_aabb[geom, :3] + part_points(tuple(float(v) for v in 2.0 * model.geom_aabb[geom, 3:]), part)
+
+
+def _registry_anchor(world: World, obj: SimObject) -> int:
+    """The geom that carries an object's registry points: its first visible geom on its own body (-1 if none)."""
+    model = world.model
+    return next((g for g in obj.geom_ids if model.geom_bodyid[g] == obj.body_id
+                 and model.geom_group[g] < GROUP_PERFORMER), -1)
+
+
+def _registry_samples(world: World, obj: SimObject, geom: int) -> np.ndarray | None:
+    """An object's registry points in the frame of `geom` (on the object's body), None without registry points."""
+    local = registry_points(obj.type_name, obj.size, obj.bounds_center)
+    if local is None:
+        return None
+    rotation = np.zeros(9)
+    mujoco.mju_quat2Mat(rotation, world.model.geom_quat[geom])
+    return (local[:, [0, 2, 1]] - world.model.geom_pos[geom]) @ rotation.reshape(3, 3)
 
 
 _GRID = 12  # a coarse grid of image rays finds the floor, structures and doors whose samples lie off screen
@@ -126,11 +215,19 @@ def _grid_camera_directions(width: int, height: int) -> np.ndarray:
 
 
 def _sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
-    """Visibility points of every geom in its own frame (P, 3) and the geom each belongs to (P,), cached."""
+    """Visibility points of every geom in its own frame (P, 3) and the geom each belongs to (P,), cached: the
+    generic points of each geom, or an object's registry points on one of its geoms (its other geoms carry none)."""
     cached = getattr(world, "_visibility_samples", None)
     if cached is None:
-        shapes = [world.objects[o].shape if o >= 0 else "" for o in world.geom_owner.tolist()]
-        per_geom = [_geom_samples(world.model, geom, shapes[geom]) for geom in range(world.model.ngeom)]
+        per_geom: list[np.ndarray | None] = [None] * world.model.ngeom
+        for obj in world.objects:
+            anchor = _registry_anchor(world, obj) if not obj.is_agent else -1
+            samples = _registry_samples(world, obj, anchor) if anchor >= 0 else None
+            if samples is not None:
+                for geom in obj.geom_ids:
+                    per_geom[geom] = np.zeros((0, 3))
+                per_geom[anchor] = samples
+        per_geom = [p if p is not None else _geom_samples(world.model, geom) for geom, p in enumerate(per_geom)]
         cached = (np.concatenate(per_geom), np.repeat(np.arange(world.model.ngeom), [len(p) for p in per_geom]))
         world._visibility_samples = cached
     return cached

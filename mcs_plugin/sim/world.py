@@ -32,7 +32,7 @@ AGENT_RAY_GROUPS = np.array([1, 1, 1, 0, 1, 0], dtype=np.uint8)
 
 CONTACT_TIMECONST = 0.015  # s: MuJoCo contact stiffness (solref time constant); soft enough for the fitted rolling
 # and sliding of balls, tools and blocks, and for stacks that stay put
-# PhysX contacts do not give: a body that falls onto something stops at its surface. Ours, soft, let a ball that
+# PhysX's contacts are rigid: a body that falls onto something stops at its surface. Ours, soft, let a ball that
 # lands at 2.5 m/s sink 1 cm and a block at 5.4 m/s 8 mm. A body falling faster than FALL_SPEED as an action begins
 # meets things for that action with the stiffest contacts MuJoCo allows (a time constant of two of its steps); the
 # rest keep the soft ones, so rolling, sliding and resting are as before. Only steep falls: MuJoCo gives friction the

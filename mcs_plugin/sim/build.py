@@ -527,11 +527,12 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
                 obj.moving_part_roles[g] = part[4]
             elif part[4] == "door":
                 obj.swing_poses[g] = opened
+        if obj.dynamic or obj.plank:  # moving bodies carry their material (static geoms none: contact_friction)
+            _apply_physics_properties(obj)
+            model.geom_friction[obj.geom_ids, 0] = contact_friction(obj, floor)
         if obj.dynamic:
             joint = int(model.body_jntadr[obj.body_id])
             obj.qpos, obj.qvel = data.joint(joint).qpos, data.joint(joint).qvel
-            _apply_physics_properties(obj)
-            model.geom_friction[obj.geom_ids, 0] = contact_friction(obj, floor)
             # Unity's drag and angular drag: a force -drag * m * v and a torque -angularDrag * I * omega.
             damping = model.joint(joint).damping
             damping[:3] = obj.drag * model.body_mass[obj.body_id]
@@ -539,8 +540,6 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
         elif obj.plank:
             joint = model.body_jntadr[obj.body_id]
             obj.plank_dofs = (int(model.jnt_dofadr[joint]), int(model.jnt_dofadr[joint + 1]))
-            _apply_physics_properties(obj)
-            model.geom_friction[obj.geom_ids, 0] = contact_friction(obj, floor)
             model.dof_damping[obj.plank_dofs[1]] = ANGULAR_DRAG * float(model.dof_M0[obj.plank_dofs[1]])
         elif model.body_mocapid[obj.body_id] >= 0:
             obj.mocap_id = int(model.body_mocapid[obj.body_id])

@@ -145,13 +145,18 @@ def _registry_pattern(type_name: str) -> np.ndarray | None:
     return pattern
 
 
+def _on_box(pattern: np.ndarray, full: np.ndarray | tuple[float, float, float]) -> np.ndarray:
+    """Registry points (half-size units) on a box of full extents `full` about its centre, just inside it."""
+    return pattern * np.asarray(full, float) / 2.0 * SAMPLE_INSET
+
+
 def registry_points(type_name: str, size: np.ndarray, bounds_center: np.ndarray) -> np.ndarray | None:
     """An object's registry visibility points in its own MCS frame (relative to its origin) given its box (full
     `size` and `bounds_center`, MCS axes), just inside that box; None for a type the registries give none."""
     pattern = _registry_pattern(type_name)
     if pattern is None:
         return None
-    return np.asarray(bounds_center, float) + pattern * np.asarray(size, float) / 2.0 * SAMPLE_INSET
+    return np.asarray(bounds_center, float) + _on_box(pattern, size)
 
 
 @functools.lru_cache(maxsize=64)
@@ -173,7 +178,7 @@ def shape_points(shape: str, full: tuple[float, float, float]) -> np.ndarray:
     pattern = _shape_pattern(shape)
     if pattern is None:
         return part_points(full)
-    return pattern * np.asarray(full, float) / 2.0 * SAMPLE_INSET
+    return _on_box(pattern, full)
 
 
 def _geom_samples(model: mujoco.MjModel, geom: int) -> np.ndarray:

@@ -272,6 +272,9 @@ def _add_conformance_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--write-passing", metavar="FILE",
                         help="also write the passing tests per tier to FILE (JSON; the test suite's regression list)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--turn", type=int, choices=(90, 180, 270), metavar="DEG",
+                        help="replay every test turned by DEG (90, 180, 270) about the room's vertical axis, against "
+                             "its expected outputs turned the same way (tests tied to the room's sides are left out)")
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -282,7 +285,10 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         print(f"error: {args.directory}: no such folder", file=sys.stderr)
         return 2
     tiers = tuple(dict.fromkeys(args.metadata)) if args.metadata else TIERS
-    results = run_corpus(args.directory, tiers=tiers, tests=args.test, progress=not args.no_progress)
+    if args.turn:
+        results = _run_turned_corpus(args, tiers)
+    else:
+        results = run_corpus(args.directory, tiers=tiers, tests=args.test, progress=not args.no_progress)
     if args.write_passing:
         Path(args.write_passing).write_text(json.dumps(passing_tests(results), indent=1) + "\n")
     if args.json:
@@ -290,6 +296,21 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     else:
         print(format_report(results))
     return 0
+
+
+def _run_turned_corpus(args: argparse.Namespace, tiers: Sequence[str]) -> Any:
+    """run_corpus over a turned copy of the corpus (see mcs_plugin.conformance_turn)."""
+    import tempfile
+
+    from mcs_plugin.conformance import corpus_files_dir, run_corpus
+    from mcs_plugin.conformance_turn import write_turned_corpus
+
+    with tempfile.TemporaryDirectory(prefix="conformance_turn_") as folder:
+        turned, left_out = write_turned_corpus(corpus_files_dir(args.directory), Path(folder), args.turn, args.test)
+        if left_out:
+            print(f"turned by {args.turn} degrees: {len(turned)} tests; left out (tied to the room's sides): "
+                  f"{', '.join(left_out)}", file=sys.stderr)
+        return run_corpus(folder, tiers=tiers, progress=not args.no_progress)
 
 
 # -- parser -------------------------------------------------------------------------------------------------

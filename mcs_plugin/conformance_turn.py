@@ -1,0 +1,249 @@
+"""A recorded conformance test turned about the vertical axis: the scene and its expected outputs, by quarter turns.
+
+Physics and MCS's rules do not depend on which way a room faces, so a test turned by 90, 180 or 270 degrees about
+the room's centre must give the same outputs turned the same way. A quarter turn maps grid cells to grid cells and
+the recorded (rounded) numbers to exact numbers, so the turned expectations are as exact as the recorded ones. A
+rule that holds for a test but not for its turn depends on the room's axes (a sign, a tie broken by x), which is
+what the held-back tests, with other layouts, show.
+
+Unity turns a point by a yaw of +90 degrees from (x, z) to (z, -x): +z (forward at yaw 0) goes to +x.
+
+    .venv/bin/python -m mcs_plugin.cli conformance tests/data/conformance --metadata oracle --turn 90
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from mcs_plugin.conformance import (ACTIONS_SUFFIX, CONFIG_SUFFIX, OUTPUTS_SUFFIX, SCENE_SUFFIX, TIERS, discover_tests,
+                                    read_actions)
+from mcs_plugin.mcs.scene import parse_scene
+from mcs_plugin.sim.world import FloorGrid
+
+TURNS_DEGREES: tuple[int, ...] = (90, 180, 270)
+
+# Scene keys whose meaning is tied to the room's own sides, or that let MCS place the camera itself (passive
+# scenes): a turned copy of such a test is not the same test.
+SIDE_BOUND_SCENE_KEYS: tuple[str, ...] = ("partitionFloor", "isometric", "intuitivePhysics", "observation")
+
+# A room wall's side after one quarter turn (+z, the front, goes to +x, the right).
+_WALL_AFTER_QUARTER = {"front": "right", "right": "back", "back": "left", "left": "front"}
+
+
+def _quarters(degrees: int) -> int:
+    if degrees % 90:
+        raise ValueError(f"turn: {degrees} degrees is not a multiple of 90")
+    return (degrees // 90) % 4
+
+
+def turn_xz(x: float, z: float, degrees: int) -> tuple[float, float]:
+    """The point (x, z) turned by a yaw of `degrees` (a multiple of 90) about the origin, as Unity turns it."""
+    for _ in range(_quarters(degrees)):
+        x, z = z, -x
+    return x, z
+
+
+_ABSENT = object()
+
+
+def _negate(value: Any) -> Any:
+    """-value for a number, or a recorded [low, high] range negated (and kept in order); None and absence stay."""
+    if isinstance(value, list):
+        return sorted(-v for v in value)
+    return value if value is None or value is _ABSENT else -value
+
+
+def _turn_pair(mapping: dict, x_key: str, z_key: str, degrees: int) -> None:
+    """Turn mapping[x_key], mapping[z_key] in place; each may be a number or a recorded [low, high] range."""
+    if x_key not in mapping and z_key not in mapping:
+        return
+    x, z = mapping.get(x_key, _ABSENT), mapping.get(z_key, _ABSENT)
+    for _ in range(_quarters(degrees)):
+        x, z = z, _negate(x)
+    for key, value in ((x_key, x), (z_key, z)):
+        if value is _ABSENT:
+            mapping.pop(key, None)
+        else:
+            mapping[key] = value
+
+
+def _add_yaw(value: Any, degrees: int) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, list):  # a recorded range of whole degrees
+        return [(v + degrees) % 360 for v in value]
+    return (value + degrees) % 360
+
+
+def _turn_vector(vector: dict | None, degrees: int) -> None:
+    if isinstance(vector, dict):
+        _turn_pair(vector, "x", "z", degrees)
+
+
+def _turn_rotation(holder: dict, degrees: int) -> None:
+    rotation = holder.setdefault("rotation", {})
+    rotation["y"] = (float(rotation.get("y") or 0.0) + degrees) % 360
+
+
+def _each(items: Any) -> list:
+    return items if isinstance(items, list) else []
+
+
+def turn_scene(scene: dict, degrees: int) -> dict:
+    """A copy of an MCS scene turned by `degrees` (a multiple of 90) about the room's vertical axis."""
+    scene = copy.deepcopy(scene)
+    if _quarters(degrees) % 2 and isinstance(scene.get("roomDimensions"), dict):
+        room = scene["roomDimensions"]
+        room["x"], room["z"] = room.get("z"), room.get("x")
+    if isinstance(scene.get("roomMaterials"), dict):
+        scene["roomMaterials"] = {_turn_side(side, degrees): material
+                                  for side, material in scene["roomMaterials"].items()}
+    start = scene.setdefault("performerStart", {})
+    _turn_vector(start.setdefault("position", {}), degrees)
+    _turn_rotation(start, degrees)
+    for key in ("holes", "lava"):
+        for cell in _each(scene.get(key)):
+            _turn_vector(cell, degrees)
+    for texture in _each(scene.get("floorTextures")):
+        for cell in _each(texture.get("positions")):
+            _turn_vector(cell, degrees)
+    for obj in _each(scene.get("objects")):
+        _turn_object(obj, degrees)
+    return scene
+
+
+def _turn_object(obj: dict, degrees: int) -> None:
+    if not obj.get("locationParent"):  # a child's pose is in its parent's frame, which turns with the parent
+        for show in _each(obj.get("shows")):
+            if "position" in show:
+                _turn_vector(show["position"], degrees)
+            if show is obj["shows"][0] or "rotation" in show:
+                _turn_rotation(show, degrees)
+    for key in ("moves", "forces", "torques"):
+        for event in _each(obj.get(key)):
+            if not event.get("relative"):
+                _turn_vector(event.get("vector"), degrees)
+    for teleport in _each(obj.get("teleports")):
+        _turn_vector(teleport.get("position"), degrees)
+        if "rotation" in teleport:
+            _turn_rotation(teleport, degrees)
+    for leg in _each((obj.get("agentMovement") or {}).get("sequence")):
+        _turn_vector(leg.get("endPoint"), degrees)
+
+
+def _turn_side(side: str, degrees: int) -> str:
+    """A room side (front, back, left, right) after the turn; other names stay."""
+    for _ in range(_quarters(degrees)):
+        side = _WALL_AFTER_QUARTER.get(side, side)
+    return side
+
+
+def _turn_cells(cells: list, degrees: int) -> list:
+    """Recorded hole cells [x, z] or lava rectangles [x_min, z_min, x_max, z_max] after the turn."""
+    turned = []
+    for cell in cells:
+        if len(cell) == 4:
+            (x1, z1), (x2, z2) = turn_xz(cell[0], cell[1], degrees), turn_xz(cell[2], cell[3], degrees)
+            turned.append([min(x1, x2), min(z1, z2), max(x1, x2), max(z1, z2)])
+        else:
+            turned.append(list(turn_xz(cell[0], cell[1], degrees)))
+    return turned
+
+
+def tile_renaming(scene: dict, degrees: int) -> dict[str, str]:
+    """Old -> new id of every floor tile of a tiled floor (ids are numbered across the room, so a turn renames
+    them); empty for a scene with Unity's single floor object."""
+    before = FloorGrid.for_scene(parse_scene(scene))
+    after = FloorGrid.for_scene(parse_scene(turn_scene(scene, degrees)))
+    if before is None or after is None:
+        return {}
+    renaming = {}
+    for x in range(-before.half_x, before.half_x + 1):
+        for z in range(-before.half_z, before.half_z + 1):
+            old, new = before.tile_id(x, z), after.tile_id(*turn_xz(x, z, degrees))
+            if old and new:
+                renaming[old] = new
+    return renaming
+
+
+def turn_action(line: str, renaming: dict[str, str]) -> str:
+    """An action line with the object ids it names renamed (floor tiles)."""
+    name, *params = line.split(",")
+    for index, param in enumerate(params):
+        key, _, value = param.partition("=")
+        if key.strip() in ("objectId", "receptacleObjectId") and value.strip() in renaming:
+            params[index] = f"{key}={renaming[value.strip()]}"
+    return ",".join([name, *params])
+
+
+def turn_step_output(step: dict, degrees: int, renaming: dict[str, str] | None = None) -> dict:
+    """One recorded step output (the corpus's flat keys) as the turned test must report it; `renaming` maps
+    object ids that the turn changes (floor tiles)."""
+    renaming = renaming or {}
+    step = copy.deepcopy(step)
+    for key in ("resolved_object", "resolved_receptacle"):
+        if step.get(key) in renaming:
+            step[key] = renaming[step[key]]
+    _turn_pair(step, "position_x", "position_z", degrees)
+    if "rotation_y" in step:
+        step["rotation_y"] = _add_yaw(step["rotation_y"], degrees)
+    for key in ("holes", "lava"):
+        if isinstance(step.get(key), list):
+            step[key] = _turn_cells(step[key], degrees)
+    if _quarters(degrees) % 2 and isinstance(step.get("room_dimensions"), dict):
+        room = step["room_dimensions"]
+        room["x"], room["z"] = room.get("z"), room.get("x")
+    for group in ("objects", "structural_objects"):
+        for obj in _each(step.get(group)):
+            obj["id"] = renaming.get(obj.get("id"), obj.get("id"))
+            if str(obj.get("id")).startswith("wall_"):
+                obj["id"] = "wall_" + _turn_side(obj["id"][len("wall_"):], degrees)
+            _turn_pair(obj, "position_x", "position_z", degrees)
+            _turn_pair(obj, "direction_x", "direction_z", degrees)
+            if "rotation_y" in obj:
+                obj["rotation_y"] = _add_yaw(obj["rotation_y"], degrees)
+    return step
+
+
+def write_turned_corpus(source: Path, target: Path, degrees: int,
+                        tests: list[str] | None = None) -> tuple[list[str], list[str]]:
+    """Write every test of `source` (a corpus's files folder) turned by `degrees` into `target`.
+
+    Returns (turned test names, names left out because their scene is tied to the room's sides)."""
+    target.mkdir(parents=True, exist_ok=True)
+    turned, left_out = [], []
+    for name in discover_tests(source, tests):
+        scene = _read(source / f"{name}{SCENE_SUFFIX}")
+        if any(scene.get(key) for key in SIDE_BOUND_SCENE_KEYS):
+            left_out.append(name)
+            continue
+        _write(target / f"{name}{SCENE_SUFFIX}", turn_scene(scene, degrees))
+        renaming = tile_renaming(scene, degrees)
+        for tier in TIERS:
+            outputs = source / f"{name}.{tier}{OUTPUTS_SUFFIX}"
+            if outputs.is_file():
+                _write(target / outputs.name, [turn_step_output(step, degrees, renaming) for step in _read(outputs)])
+        if (source / f"{name}{ACTIONS_SUFFIX}").is_file():
+            lines = [turn_action(line, renaming) for line in read_actions(source / f"{name}{ACTIONS_SUFFIX}")]
+            (target / f"{name}{ACTIONS_SUFFIX}").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        for suffix in (*(f".{tier}{CONFIG_SUFFIX}" for tier in TIERS), CONFIG_SUFFIX):
+            if (source / f"{name}{suffix}").is_file():
+                shutil.copy(source / f"{name}{suffix}", target / f"{name}{suffix}")
+        turned.append(name)
+    for config in [*source.parent.glob("config_*.ini"), *source.glob("config_*.ini")]:  # the corpus's tier configs
+        shutil.copy(config, target / config.name)
+    return turned, left_out
+
+
+def _read(path: Path) -> Any:
+    with open(path, encoding="utf-8-sig") as handle:
+        return json.load(handle)
+
+
+def _write(path: Path, value: Any) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(value, handle, indent=1)

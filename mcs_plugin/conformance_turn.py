@@ -113,7 +113,25 @@ def turn_scene(scene: dict, degrees: int) -> dict:
             _turn_vector(cell, degrees)
     for obj in _each(scene.get("objects")):
         _turn_object(obj, degrees)
+    goal = scene.get("goal") or {}
+    if isinstance(goal.get("action_list"), list):
+        goal["action_list"] = [[_turn_teleport_action(action, degrees) for action in _each(step)]
+                               for step in goal["action_list"]]
     return scene
+
+
+def _turn_teleport_action(action: Any, degrees: int) -> Any:
+    """A goal's scripted EndHabituation with its teleport (xPosition, zPosition, yRotation) turned."""
+    if not isinstance(action, str) or not action.startswith("EndHabituation,"):
+        return action
+    name, *pairs = action.split(",")
+    params = dict(pair.split("=", 1) for pair in pairs)
+    if "xPosition" in params and "zPosition" in params:
+        x, z = turn_xz(float(params["xPosition"]), float(params["zPosition"]), degrees)
+        params["xPosition"], params["zPosition"] = f"{x:g}", f"{z:g}"
+    if "yRotation" in params:
+        params["yRotation"] = f"{(float(params['yRotation']) + degrees) % 360:g}"
+    return ",".join([name, *(f"{key}={value}" for key, value in params.items())])
 
 
 def _turn_object(obj: dict, degrees: int) -> None:
@@ -121,11 +139,13 @@ def _turn_object(obj: dict, degrees: int) -> None:
         for show in _each(obj.get("shows")):
             if "position" in show:
                 _turn_vector(show["position"], degrees)
-            if show is obj["shows"][0] or "rotation" in show:
-                _turn_rotation(show, degrees)
-    for key in ("moves", "forces", "torques"):
+            _turn_rotation(show, degrees)  # a show without a rotation sets (0, 0, 0), which turns too
+    # `moves` and `rotates` are in the object's own axes (which turn with it) unless `globalSpace`; `forces` and
+    # `torques` are in the room's axes unless `relative`.
+    for key, in_room_axes in (("moves", "globalSpace"), ("rotates", "globalSpace"), ("forces", "relative"),
+                              ("torques", "relative")):
         for event in _each(obj.get(key)):
-            if not event.get("relative"):
+            if bool(event.get(in_room_axes)) == (in_room_axes == "globalSpace"):
                 _turn_vector(event.get("vector"), degrees)
     for teleport in _each(obj.get("teleports")):
         _turn_vector(teleport.get("position"), degrees)
@@ -154,14 +174,14 @@ def _turn_cells(cells: list, degrees: int) -> list:
     return turned
 
 
-def tile_renaming(scene: dict, degrees: int) -> dict[str, str]:
-    """Old -> new id of every floor tile of a tiled floor (ids are numbered across the room, so a turn renames
-    them); empty for a scene with Unity's single floor object."""
+def id_renaming(scene: dict, degrees: int) -> dict[str, str]:
+    """Old -> new id of every object a turn renames: the room's walls (named by side) and the tiles of a tiled
+    floor (numbered across the room)."""
+    renaming = {f"wall_{side}": f"wall_{_turn_side(side, degrees)}" for side in _WALL_AFTER_QUARTER}
     before = FloorGrid.for_scene(parse_scene(scene))
     after = FloorGrid.for_scene(parse_scene(turn_scene(scene, degrees)))
     if before is None or after is None:
-        return {}
-    renaming = {}
+        return renaming
     for x in range(-before.half_x, before.half_x + 1):
         for z in range(-before.half_z, before.half_z + 1):
             old, new = before.tile_id(x, z), after.tile_id(*turn_xz(x, z, degrees))
@@ -171,7 +191,7 @@ def tile_renaming(scene: dict, degrees: int) -> dict[str, str]:
 
 
 def turn_action(line: str, renaming: dict[str, str]) -> str:
-    """An action line with the object ids it names renamed (floor tiles)."""
+    """An action line with the object ids it names renamed (walls, floor tiles)."""
     name, *params = line.split(",")
     for index, param in enumerate(params):
         key, _, value = param.partition("=")
@@ -182,7 +202,7 @@ def turn_action(line: str, renaming: dict[str, str]) -> str:
 
 def turn_step_output(step: dict, degrees: int, renaming: dict[str, str] | None = None) -> dict:
     """One recorded step output (the corpus's flat keys) as the turned test must report it; `renaming` maps
-    object ids that the turn changes (floor tiles)."""
+    object ids that the turn changes (id_renaming)."""
     renaming = renaming or {}
     step = copy.deepcopy(step)
     for key in ("resolved_object", "resolved_receptacle"):
@@ -200,8 +220,6 @@ def turn_step_output(step: dict, degrees: int, renaming: dict[str, str] | None =
     for group in ("objects", "structural_objects"):
         for obj in _each(step.get(group)):
             obj["id"] = renaming.get(obj.get("id"), obj.get("id"))
-            if str(obj.get("id")).startswith("wall_"):
-                obj["id"] = "wall_" + _turn_side(obj["id"][len("wall_"):], degrees)
             _turn_pair(obj, "position_x", "position_z", degrees)
             _turn_pair(obj, "direction_x", "direction_z", degrees)
             if "rotation_y" in obj:
@@ -222,7 +240,7 @@ def write_turned_corpus(source: Path, target: Path, degrees: int,
             left_out.append(name)
             continue
         _write(target / f"{name}{SCENE_SUFFIX}", turn_scene(scene, degrees))
-        renaming = tile_renaming(scene, degrees)
+        renaming = id_renaming(scene, degrees)
         for tier in TIERS:
             outputs = source / f"{name}.{tier}{OUTPUTS_SUFFIX}"
             if outputs.is_file():

@@ -390,29 +390,32 @@ class World:
             if ids:
                 self.forward()
 
-    def geoms_box(self, obj: SimObject) -> tuple[np.ndarray, np.ndarray]:
-        """World axis-aligned box (low, high; MuJoCo frame) around an object's present geoms, where they are now."""
+    def geoms_box(self, obj: SimObject, in_own_frame: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Box (low, high; MuJoCo axes) around an object's present geoms, where they are now: aligned with the
+        world, or with the object's own axes and relative to its origin (`in_own_frame`)."""
         geoms = [g for g in obj.geom_ids if self.model.geom_group[g] < GROUP_PERFORMER] or obj.geom_ids
-        lows, highs = [], []
-        for g in geoms:
-            mat = self.data.geom_xmat[g].reshape(3, 3)
-            centre = self.data.geom_xpos[g] + mat @ self.model.geom_aabb[g, :3]
-            half = np.abs(mat) @ self.model.geom_aabb[g, 3:]
-            lows.append(centre - half)
-            highs.append(centre + half)
-        return np.min(lows, axis=0), np.max(highs, axis=0)
+        return self._box(obj, geoms, self.model.geom_aabb[geoms, :3], self.model.geom_aabb[geoms, 3:], in_own_frame)
 
-    def trigger_box(self, obj: SimObject) -> tuple[np.ndarray, np.ndarray] | None:
-        """World axis-aligned box (low, high; MuJoCo frame) around a receptacle's trigger boxes (None without any)."""
+    def trigger_box(self, obj: SimObject, in_own_frame: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
+        """Box (as geoms_box) around a receptacle's trigger boxes (None without any)."""
         geoms = [g for g in obj.geom_ids if self._group[g] == GROUP_ABSENT]  # built as trigger boxes
         if not geoms:
             return None
-        corners = []
-        for g in geoms:
-            mat = self.data.geom_xmat[g].reshape(3, 3)
-            half = np.abs(mat) @ self.model.geom_size[g][:3]
-            corners += [self.data.geom_xpos[g] - half, self.data.geom_xpos[g] + half]
-        return np.min(corners, axis=0), np.max(corners, axis=0)
+        return self._box(obj, geoms, np.zeros((len(geoms), 3)), self.model.geom_size[geoms, :3], in_own_frame)
+
+    def _box(self, obj: SimObject, geoms: list[int], centres: np.ndarray, halves: np.ndarray,
+             in_own_frame: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Box around geoms given their boxes (centre and half size in each geom's frame), in world axes or in the
+        object's own (relative to its origin)."""
+        origin, axes = (self.body_pos(obj), self.body_mat(obj)) if in_own_frame else (np.zeros(3), np.eye(3))
+        lows, highs = [], []
+        for g, centre, half in zip(geoms, centres, halves):
+            mat = axes.T @ self.data.geom_xmat[g].reshape(3, 3)
+            middle = axes.T @ (self.data.geom_xpos[g] - origin) + mat @ centre
+            extent = np.abs(mat) @ half
+            lows.append(middle - extent)
+            highs.append(middle + extent)
+        return np.min(lows, axis=0), np.max(highs, axis=0)
 
     def ray_to(self, obj: SimObject, origin_mj: np.ndarray, direction_mj: np.ndarray) -> float:
         """Distance along a ray to the first of one object's present geoms, ignoring everything else (-1: none)."""
@@ -430,13 +433,19 @@ class World:
         return best
 
     def _contents(self, container: SimObject) -> list[SimObject]:
-        """Present physical objects whose centre lies inside a container's (or drawer's) current geoms' box."""
+        """Present physical objects whose centre lies inside a container's (or drawer's) current geoms' box, in
+        the container's own axes."""
         if not any(self.model.geom_group[g] < GROUP_PERFORMER for g in container.geom_ids):
             return []
-        low, high = self.geoms_box(container)
-        high = high + np.array([0.0, 0.0, 0.05])
-        return [o for o in self._dynamic if o.present and o is not container
-                and bool(np.all((self.center(o) >= low) & (self.center(o) <= high)))]
+        low, high = self.geoms_box(container, in_own_frame=True)
+        high = high + self.body_mat(container).T @ np.array([0.0, 0.0, 0.05])  # 5 cm above its rim (upright)
+        origin, axes = self.body_pos(container), self.body_mat(container)
+        found = []
+        for other in self._dynamic:
+            local = axes.T @ (self.center(other) - origin)
+            if other.present and other is not container and bool(np.all((local >= low) & (local <= high))):
+                found.append(other)
+        return found
 
     # -- poses ------------------------------------------------------------------------------------
     def body_pos(self, obj: SimObject) -> np.ndarray:

@@ -272,10 +272,11 @@ def _add_conformance_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--write-passing", metavar="FILE",
                         help="also write the passing tests per tier to FILE (JSON; the test suite's regression list)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    parser.add_argument("--turn", type=int, metavar="DEG",
+    parser.add_argument("--turn", type=int, default=0, metavar="DEG",
                         help="replay every test turned by DEG degrees about the room's vertical axis, against its "
-                             "expected outputs turned the same way (see mcs_plugin/conformance_turn.py: quarter turns "
-                             "turn the room too; other angles enlarge it and leave walls out)")
+                             "expected outputs turned the same way (see mcs_plugin/conformance_variants.py)")
+    parser.add_argument("--mirror", action="store_true",
+                        help="replay every test mirrored left to right (x -> -x), before any --turn")
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -286,8 +287,8 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         print(f"error: {args.directory}: no such folder", file=sys.stderr)
         return 2
     tiers = tuple(dict.fromkeys(args.metadata)) if args.metadata else TIERS
-    if args.turn:
-        results = _run_turned_corpus(args, tiers)
+    if args.turn or args.mirror:
+        results = _run_variant_corpus(args, tiers)
     else:
         results = run_corpus(args.directory, tiers=tiers, tests=args.test, progress=not args.no_progress)
     if args.write_passing:
@@ -299,18 +300,19 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_turned_corpus(args: argparse.Namespace, tiers: Sequence[str]) -> Any:
-    """run_corpus over a turned copy of the corpus (see mcs_plugin.conformance_turn)."""
+def _run_variant_corpus(args: argparse.Namespace, tiers: Sequence[str]) -> Any:
+    """run_corpus over a turned or mirrored copy of the corpus (see mcs_plugin.conformance_variants)."""
     import tempfile
 
     from mcs_plugin.conformance import corpus_files_dir, run_corpus
-    from mcs_plugin.conformance_turn import write_turned_corpus
+    from mcs_plugin.conformance_variants import Variant, write_variant_corpus
 
-    with tempfile.TemporaryDirectory(prefix="conformance_turn_") as folder:
-        turned, left_out = write_turned_corpus(corpus_files_dir(args.directory), Path(folder), args.turn, args.test)
-        if left_out:
-            print(f"turned by {args.turn} degrees: {len(turned)} tests; left out (see conformance_turn): "
-                  f"{', '.join(left_out)}", file=sys.stderr)
+    variant = Variant(args.turn, args.mirror)
+    with tempfile.TemporaryDirectory(prefix="conformance_variant_") as folder:
+        written, left_out = write_variant_corpus(corpus_files_dir(args.directory), Path(folder), variant, args.test)
+        print(f"{variant}: {len(written)} tests", file=sys.stderr)
+        for name, reason in left_out.items():
+            print(f"  left out {name}: {reason}", file=sys.stderr)
         return run_corpus(folder, tiers=tiers, progress=not args.no_progress)
 
 

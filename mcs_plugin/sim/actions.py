@@ -26,6 +26,8 @@ SPAWN_POINT_LIFT = 0.05  # AI2-THOR's receptacle spawn points lie this far above
 PLACE_LIFT = 0.005  # and an object placed at one is let go this far above it (InstantiatePrefabTest's yoffset)
 CONTAINER_DROP = SPAWN_POINT_LIFT + PLACE_LIFT  # an object put into a container is let go this far above its floor
 AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower
+DEFAULT_FORCE = 0.5  # MCS's default `force` of PushObject, PullObject, TorqueObject and ThrowObject
+DEFAULT_CLOCKWISE = True  # MCS's default `clockwise` of RotateObject
 THROW_SPEED = 8.0  # m/s at force 1
 HELD_THROW_MAGNITUDE = 0.1  # MoveObject / RotateObject on the held object throw it with MCS's default moveMagnitude
 PUSH_IMPULSE = 10.0  # N*s at force 1 (a 1 kg ball leaves at 5 m/s with the default force 0.5)
@@ -485,7 +487,7 @@ class ActionRunner:
         if failure is not None:
             return Outcome(failure)
         if force is None:
-            force = number_param(params, "force", 0.5, 0.0, 1.0)
+            force = number_param(params, "force", DEFAULT_FORCE, 0.0, 1.0)
         direction = self._ray_from_params(params, "object")
         aim = None
         by_image = direction is not None and any(k in params for k in ("objectImageCoordsX", "objectImageCoordsY"))
@@ -527,7 +529,7 @@ class ActionRunner:
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
-        force = number_param(params, "force", 0.5, 0.0, 1.0)
+        force = number_param(params, "force", DEFAULT_FORCE, 0.0, 1.0)
         # AI2-THOR's ApplyForceObject pushes along the agent's facing (pulls against it), wherever the object is in
         # view (a turtle pushed off-centre goes straight on).
         away = yaw_forward_mj(self.performer.yaw)
@@ -537,11 +539,11 @@ class ActionRunner:
 
     def _torque(self, params: dict) -> Outcome:
         if self._targets_held(params):
-            return self._throw(params, number_param(params, "force", 0.5, -1.0, 1.0))
+            return self._throw(params, number_param(params, "force", DEFAULT_FORCE, -1.0, 1.0))
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
-        force = number_param(params, "force", 0.5, -1.0, 1.0)
+        force = number_param(params, "force", DEFAULT_FORCE, -1.0, 1.0)
         # Positive force turns the object clockwise seen from above (negative about MuJoCo +z).
         self.world.add_spin(obj, -force * TORQUE_IMPULSE)
         return outcome
@@ -618,7 +620,7 @@ class ActionRunner:
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
-        clockwise = bool_param(params, "clockwise", True)
+        clockwise = bool_param(params, "clockwise", DEFAULT_CLOCKWISE)
         degrees = ROTATE_OBJECT_DEGREES if clockwise else -ROTATE_OBJECT_DEGREES
         if not self._kinematic_shift(obj, np.zeros(3), degrees):
             outcome.status = S.OBSTRUCTED

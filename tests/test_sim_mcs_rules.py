@@ -229,28 +229,21 @@ def test_put_on_a_seat_too_far_to_reach_its_middle_lets_go_over_its_open_area(si
     assert obj(out, "ball").position["y"] == pytest.approx(0.59 + 0.1, abs=0.01)
 
 
-@pytest.mark.parametrize("yaw", [30.0, 135.0])
-def test_put_on_a_turned_seat_lands_where_it_lands_on_the_unturned_one_turned(sim, yaw):
-    """The spots a put tries lie on the receptacle's own footprint, in its own axes: the sofa chair of the test
-    above, turned with the performer about the chair's centre, takes the ball at the same spot of its seat, turned
-    (a box aligned with the room would reach past a turned seat and offer spots in the air beside it)."""
-    def put(turn: float) -> tuple[float, float, float]:
-        c, s_ = np.cos(np.radians(turn)), np.sin(np.radians(turn))
-        chair = {"id": "chair", "type": "sofa_chair_2",
-                 "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0},
-                            "rotation": {"x": 0, "y": 180 + turn, "z": 0}}]}
-        # the ball and the performer 0.7 and 1.3 m in front of the chair, turned with it
-        sim.start_scene(scene(chair, ball(x=-0.7 * s_, z=-0.7 * c, diameter=0.2), start=(-1.3 * s_, -1.3 * c),
-                              yaw=turn, tilt=30))
-        assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
-        out = sim.step("PutObject", objectId="ball", receptacleObjectId="chair")
-        assert out.return_status == "SUCCESSFUL"
-        placed = obj(out, "ball").position
-        back = -np.radians(turn)  # undo the turn: (x, z) -> the unturned frame
-        return (placed["x"] * np.cos(back) + placed["z"] * np.sin(back), placed["y"],
-                -placed["x"] * np.sin(back) + placed["z"] * np.cos(back))
-
-    assert put(yaw) == pytest.approx(put(0.0), abs=1e-3)
+def test_put_on_a_turned_seat_takes_its_spots_from_its_area_laid_along_the_room(sim):
+    """MCS lays a receptacle's spawn points around its trigger box's centre with the box's own size along the
+    room's axes, as if it were not turned (Contains.GetValidSpawnPoints). The sofa chair of the test above turned a
+    quarter (its front toward -x): its open area, 0.975 wide and 0.65 deep, 0.15 m toward its front, is taken as
+    0.975 m along x and 0.65 along z around (-0.15, 0). From 1.3 m in front, the middle out of reach, the ball
+    goes to that rectangle's point nearest the performer where it fits: x = -0.15 - 0.4875 + 0.1, past the seat's
+    real front edge (-0.475)."""
+    chair = {"id": "chair", "type": "sofa_chair_2", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0},
+                                                               "rotation": {"x": 0, "y": 270, "z": 0}}]}
+    sim.start_scene(scene(chair, ball(x=-0.7, z=0.0, diameter=0.2), start=(-1.3, 0.0), yaw=90, tilt=30))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    outcome = sim._runner.run("PutObject", {"objectId": "ball", "receptacleObjectId": "chair"})
+    assert outcome.status == "SUCCESSFUL"
+    placed = sim.world.center(sim.world.by_id["ball"])
+    assert (placed[0], placed[1]) == pytest.approx((-0.15 - 0.4875 + 0.1, 0.0), abs=0.005)
 
 
 def test_put_on_a_block_lets_go_at_the_spawn_point_on_its_top(sim):

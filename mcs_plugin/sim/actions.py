@@ -417,28 +417,20 @@ class ActionRunner:
         world = self.world
         top = world.geoms_box(receptacle)[1][2]  # where its parts are now (drawers slide out)
         area = None if receptacle.openable else world.trigger_box(receptacle)
-        # Spots are laid out in the receptacle's own axes, so a turned seat or table offers its own footprint.
-        low, high = (world.trigger_box(receptacle, in_own_frame=True) if area is not None
-                     else world.geoms_box(receptacle, in_own_frame=True))
-        origin, axes = world.body_pos(receptacle), world.body_mat(receptacle)
-
-        def in_world(local_xy: np.ndarray) -> np.ndarray:
-            return (origin + axes @ np.array([local_xy[0], local_xy[1], 0.0]))[:2]
-
-        # its centre, else the point of its footprint nearest the performer where the object fits
+        low, high = world.spawn_area(receptacle, trigger=area is not None)
+        # its centre, else the point of its area nearest the performer where the object fits
         half = max(obj.size[0], obj.size[2]) / 2.0
         middle = (low[:2] + high[:2]) / 2.0
         first = middle
-        if not receptacle.openable and self.performer.axis_distance(np.array([*in_world(middle), top])) > PERFORMER_REACH:
+        if not receptacle.openable and self.performer.axis_distance(np.array([*middle, top])) > PERFORMER_REACH:
             fit_low, fit_high = np.minimum(low[:2] + half, middle), np.maximum(high[:2] - half, middle)
-            performer = axes.T @ (np.array([self.performer.x, self.performer.z, origin[2]]) - origin)
-            first = np.clip(performer[:2], fit_low, fit_high)
+            first = np.clip(np.array([self.performer.x, self.performer.z]), fit_low, fit_high)
         mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
         local_centre = mat @ obj.bounds_center[[0, 2, 1]]
         # A container takes the object at its centre or not at all; a surface may take it at another spot.
         spots = [np.asarray(first, float)] if receptacle.openable else _spots_nearest_first(
             np.asarray(first, float), low[:2], high[:2])
-        for index, spot in enumerate(in_world(local) for local in spots):
+        for index, spot in enumerate(spots):
             dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
             if index and dist < 0 and area is None:
                 continue  # off the receptacle

@@ -403,6 +403,16 @@ class World:
             return None
         return self._box(obj, geoms, np.zeros((len(geoms), 3)), self.model.geom_size[geoms, :3], in_own_frame)
 
+    def spawn_area(self, obj: SimObject, trigger: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Where MCS lays a receptacle's spawn points (low, high; MuJoCo frame): around the centre of its trigger
+        box (`trigger`; else of its parts), its size in its own axes laid along the room's axes, as if the
+        receptacle were not turned (Contains.GetValidSpawnPoints: the box's world centre plus its scaled, unturned
+        size along world x, y and z)."""
+        box = self.trigger_box(obj, in_own_frame=True) if trigger else None
+        low, high = box if box is not None else self.geoms_box(obj, in_own_frame=True)
+        centre = self.body_pos(obj) + self.body_mat(obj) @ ((low + high) / 2.0)
+        return centre - (high - low) / 2.0, centre + (high - low) / 2.0
+
     def _box(self, obj: SimObject, geoms: list[int], centres: np.ndarray, halves: np.ndarray,
              in_own_frame: bool) -> tuple[np.ndarray, np.ndarray]:
         """Box around geoms given their boxes (centre and half size in each geom's frame), in world axes or in the

@@ -254,6 +254,26 @@ def test_a_ball_put_in_an_opened_changing_table_drawer_is_seen_over_its_front(si
     assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
 
 
+def test_a_turned_drawer_takes_along_only_what_lies_in_it(sim):
+    """What a drawer carries as it slides is found in the drawer's own axes: a ball beside a changing table turned
+    135 degrees, inside the room-aligned box around the bottom drawer but outside the drawer itself, stays put."""
+    table = {"id": "table", "type": "changing_table",
+             "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1}, "rotation": {"x": 0, "y": 135, "z": 0}}]}
+    sim.start_scene(scene(table, ball(x=2.0, z=2.0, diameter=0.05)))
+    world = sim.world
+    drawer, loose = world.by_id["table_drawer_bottom"], world.by_id["ball"]
+    aligned_low, aligned_high = world.geoms_box(drawer)
+    own_low, own_high = world.geoms_box(drawer, in_own_frame=True)
+    spot = np.array([aligned_high[0] - 0.05, aligned_high[1] - 0.05, (aligned_low[2] + aligned_high[2]) / 2])
+    local = world.body_mat(drawer).T @ (spot - world.body_pos(drawer))
+    assert np.all((spot >= aligned_low) & (spot <= aligned_high))  # in the room-aligned box
+    assert not np.all((local >= own_low) & (local <= own_high))  # but not in the drawer
+    world.set_pose(loose, spot, np.eye(3))
+    world.forward()
+    world.set_open(drawer, True)
+    assert world.center(loose)[:2] == pytest.approx(spot[:2], abs=1e-6)
+
+
 def test_the_changing_tables_shelves_are_boards_of_the_table(sim):
     """MCS IT 154: the image centre on the table's top shelf picks the table itself; the shelves are still listed as
     its child components."""

@@ -448,7 +448,7 @@ class World:
         if not any(self.model.geom_group[g] < GROUP_PERFORMER for g in container.geom_ids):
             return []
         low, high = self.geoms_box(container, in_own_frame=True)
-        high = high + self.body_mat(container).T @ np.array([0.0, 0.0, 0.05])  # 5 cm above its rim (upright)
+        high = high + np.array([0.0, 0.0, 0.05])  # up to 5 cm above its rim
         origin, axes = self.body_pos(container), self.body_mat(container)
         found = []
         for other in self._dynamic:

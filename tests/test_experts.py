@@ -272,6 +272,18 @@ def test_transferral_expert(relation, first, second):
     assert "PickupObject" in result.actions and place in result.actions and result.actions[-1] == "End"
 
 
+def test_transferral_expert_puts_on_a_high_turned_table_from_where_its_centre_is_in_reach():
+    """MCS lays a receptacle's spawn area along the room's axes unturned, so from a corner of a table turned 45
+    degrees the nearest spot lies in the air beside it. table_18's top (0.9 m) is above the camera: the expert
+    puts from where the top's centre is in reach, where MCS sets the object at the centre."""
+    turned = {"id": "t", "type": "table_18",
+              "shows": [{"stepBegin": 0, "position": {"x": 1.0, "y": 0, "z": 1.5}, "rotation": {"x": 0, "y": 225, "z": 0}}]}
+    result = run_expert(scene(block("b", -1.0, 1.0), turned, goal=transferral("b", "t", "on_top_of")),
+                        record_actions=True)
+    assert result.success, result
+    assert result.actions.count("PutObject") == 1
+
+
 def test_relationship_holds_mirrors_the_reward():
     _, output = start(scene(block("b", 1.0, 1.0), table("t", 1.6, 1.0), goal=transferral("b", "t", "next_to")))
     objects = {o.uuid: o for o in output.object_list}

@@ -57,7 +57,9 @@ PICKUP_SHRINK = 0.5  # aim at the middle half of a target's bounding box
 LID_FRACTION = 0.1  # relaxed aims: an open container's walls end this fraction of its height below its top
 RIM_MARGIN = 0.02  # sight lines into an opened container pass this far over its walls (a ray grazing the rim meets it)
 CONTAINER_SHRINK = 0.7
-TOP_SHRINK = 0.6  # aim at the middle of a receptacle's top (inside the ellipse inscribed in its footprint) ...
+TOP_CENTRE = 0.15  # aim at the centre of a receptacle's top first: MCS then puts the object there ...
+TOP_CENTRE_HALF = 0.05  # (metres: the centre of a top above the camera, aimed at through the top's near side)
+TOP_SHRINK = 0.6  # ... else at the middle of its top (inside the ellipse inscribed in its footprint) ...
 TOP_INSET = 0.05  # ... or anywhere at least this far inside that ellipse
 MAX_REPEATS = 12  # the same action from the same pose this often means the expert goes round in circles
 MAX_INVALIDATIONS = 60  # plans given up on the way because their end stopped being a goal pose
@@ -901,16 +903,23 @@ class TransferralExpert(Expert):
         camera_y = float(output.position.get("y", CAMERA_HEIGHT))
         if camera_y > sbox.top + 0.02:
             edge_room = 1.0 - TOP_INSET / max(float(min(sbox.half[0], sbox.half[2])), 1e-6)
-            for shrink in (TOP_SHRINK, max(TOP_SHRINK, edge_room)):
+            for shrink in (TOP_CENTRE, TOP_SHRINK, max(TOP_SHRINK, edge_room)):
                 top = Box(np.array([sbox.center[0], sbox.top - 0.01, sbox.center[2]]), sbox.axes,
                           np.array([sbox.half[0] * shrink, 0.01, sbox.half[2] * shrink]))
                 goal = self.aim_goal(output, top, kind, exclude={first.uuid}, from_above=True, elliptic=True)
                 if graph.feasible(goal):
                     return goal
-        edge = Box(np.array([sbox.center[0], sbox.top - 0.0225, sbox.center[2]]), sbox.axes,
-                   np.array([sbox.half[0] * 0.99, 0.0175, sbox.half[2] * 0.99]))
-        return self.aim_goal(output, edge, kind, exclude={first.uuid, second.uuid},
-                             max_lateral=0.35 * float(min(sbox.half[0], sbox.half[2])))
+        # The top out of sight: first from where its centre is in reach (MCS then sets the object there), through
+        # the top's near side; else at the middle of that side, where the object is set on the near edge.
+        exclude = {first.uuid, second.uuid}
+        for half_x, half_z, lateral in ((TOP_CENTRE_HALF, TOP_CENTRE_HALF, None),
+                                        (sbox.half[0] * 0.99, sbox.half[2] * 0.99,
+                                         0.35 * float(min(sbox.half[0], sbox.half[2])))):
+            slab = Box(np.array([sbox.center[0], sbox.top - 0.0225, sbox.center[2]]), sbox.axes,
+                       np.array([half_x, 0.0175, half_z]))
+            goal = self.aim_goal(output, slab, kind, exclude=exclude, max_lateral=lateral)
+            if lateral is not None or graph.feasible(goal):
+                return goal
 
     def first_goal(self, output) -> Goal | None:
         """Aim at target_1 (or its closed container)."""

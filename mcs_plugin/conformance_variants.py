@@ -86,9 +86,14 @@ class Variant:
         """Whether the room maps onto itself (a quarter turn, with or without the mirror)."""
         return self.degrees % 90 == 0
 
+    @property
+    def quarters(self) -> int:
+        """Quarter turns (0-3) of a turn that maps the room onto itself; 0 for any other angle."""
+        return (self.degrees // 90) % 4 if self.maps_room else 0
+
     def __str__(self) -> str:
-        return " and ".join(part for part in ("mirrored" * self.mirror, f"turned {self.degrees}" * bool(self.degrees))
-                            if part) or "as recorded"
+        parts = (["mirrored"] if self.mirror else []) + ([f"turned {self.degrees}"] if self.degrees else [])
+        return " and ".join(parts) or "as recorded"
 
     def point(self, x: float, z: float) -> tuple[float, float]:
         """A point (x, z) of the room as the variant places it (exactly for quarter turns)."""
@@ -97,7 +102,7 @@ class Variant:
         if not self.maps_room:
             c, s = math.cos(math.radians(self.degrees)), math.sin(math.radians(self.degrees))
             return x * c + z * s, -x * s + z * c
-        for _ in range((self.degrees // 90) % 4):
+        for _ in range(self.quarters):
             x, z = z, -x
         return x, z
 
@@ -113,7 +118,7 @@ class Variant:
         """A room side (front, back, left, right) after the variant; other names stay."""
         if self.mirror:
             side = _SIDE_MIRRORED.get(side, side)
-        for _ in range((self.degrees // 90) % 4 if self.maps_room else 0):
+        for _ in range(self.quarters):
             side = _SIDE_AFTER_QUARTER.get(side, side)
         return side
 
@@ -132,7 +137,7 @@ class Variant:
             return
         if self.mirror:
             x = _negate(x)
-        for _ in range((self.degrees // 90) % 4):
+        for _ in range(self.quarters):
             x, z = z, _negate(x)
         for key, value in ((x_key, x), (z_key, z)):
             if value is _ABSENT:
@@ -187,7 +192,7 @@ def variant_scene(scene: dict, variant: Variant) -> dict:
         x, y, z = _room(scene)
         side = math.ceil(math.hypot(x, z))
         scene["roomDimensions"] = {"x": side, "y": y, "z": side}
-    elif (variant.degrees // 90) % 2 and isinstance(scene.get("roomDimensions"), dict):
+    elif variant.quarters % 2 and isinstance(scene.get("roomDimensions"), dict):
         room = scene["roomDimensions"]
         room["x"], room["z"] = room.get("z"), room.get("x")
     if isinstance(scene.get("roomMaterials"), dict):
@@ -319,7 +324,7 @@ def variant_step_output(step: dict, variant: Variant, renaming: dict[str, str] |
     for key in GRID_SCENE_KEYS[:2]:
         if isinstance(step.get(key), list):
             step[key] = _variant_cells(step[key], variant)
-    if variant.maps_room and (variant.degrees // 90) % 2 and isinstance(step.get("room_dimensions"), dict):
+    if variant.quarters % 2 and isinstance(step.get("room_dimensions"), dict):
         room = step["room_dimensions"]
         room["x"], room["z"] = room.get("z"), room.get("x")
     if not variant.maps_room:  # the room is not turned: its walls, floor, ceiling and size are out of it

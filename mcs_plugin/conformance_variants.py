@@ -286,7 +286,7 @@ def variant_action(line: str, variant: Variant, renaming: dict[str, str], width:
         if key in ("objectId", "receptacleObjectId") and value in renaming:
             params[index] = f"{key}={renaming[value]}"
         elif variant.mirror and key in _IMAGE_X_KEYS:
-            params[index] = f"{key}={width - int(float(value))}"
+            params[index] = f"{key}={min(width - int(float(value)), width - 1)}"  # pixel 0's mirror: the last
         elif variant.mirror and (name, key) in _NEGATED_BY_MIRROR:
             params[index] = f"{key}={-float(value):g}"
         elif variant.mirror and key == "clockwise":

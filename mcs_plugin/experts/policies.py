@@ -895,9 +895,10 @@ class TransferralExpert(Expert):
         return goal, ("DropObject", {})
 
     def _put_goal(self, output, first, second, sbox: Box) -> AimGoal:
-        """Aim at target_2's top from above (its middle, then more of it: never beyond the ellipse inscribed in its
-        bounding box, as round tops are); when no pose sees the top (a top above the camera), aim at the middle
-        of the near side of the top, where the simulator sets the object on the edge."""
+        """Aim at target_2's top from above (its centre, then its middle, then more of it: never beyond the ellipse
+        inscribed in its bounding box, as round tops are); when no pose sees the top (a top above the camera), aim
+        through the top's near side from where its centre is in reach, else at the middle of that side, where the
+        simulator sets the object on the edge."""
         graph = self.graph_for(output)
         kind = ("place", second.uuid)
         camera_y = float(output.position.get("y", CAMERA_HEIGHT))

@@ -416,8 +416,8 @@ class ActionRunner:
         """
         world = self.world
         top = world.geoms_box(receptacle)[1][2]  # where its parts are now (drawers slide out)
-        area = None if receptacle.openable else world.trigger_box(receptacle)
-        low, high = world.spawn_area(receptacle, trigger=area is not None)
+        on_trigger = not receptacle.openable and world.has_trigger_box(receptacle)
+        low, high = world.spawn_area(receptacle, trigger=on_trigger)
         # its centre, else the point of its area nearest the performer where the object fits
         half = max(obj.size[0], obj.size[2]) / 2.0
         middle = (low[:2] + high[:2]) / 2.0
@@ -432,7 +432,7 @@ class ActionRunner:
             np.asarray(first, float), low[:2], high[:2])
         for index, spot in enumerate(spots):
             dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
-            if index and dist < 0 and area is None:
+            if index and dist < 0 and not on_trigger:
                 continue  # off the receptacle
             surface = top + 0.01 - dist if dist >= 0 else top
             reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface]))
@@ -443,8 +443,8 @@ class ActionRunner:
                 continue
             if receptacle.openable:
                 bottom = surface + CONTAINER_DROP
-            elif area is not None:
-                bottom = max(surface, area[0][2] + SPAWN_POINT_LIFT) + PLACE_LIFT
+            elif on_trigger:  # low[2]: the trigger box's bottom
+                bottom = max(surface, low[2] + SPAWN_POINT_LIFT) + PLACE_LIFT
             else:  # no trigger box known: the spawn point on the surface (AI2-THOR's ray hit point)
                 bottom = surface + PLACE_LIFT
             pose = (np.array([spot[0], spot[1], bottom + obj.size[1] / 2.0]) - local_centre, mat)

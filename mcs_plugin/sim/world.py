@@ -396,19 +396,27 @@ class World:
         geoms = [g for g in obj.geom_ids if self.model.geom_group[g] < GROUP_PERFORMER] or obj.geom_ids
         return self._box(obj, geoms, self.model.geom_aabb[geoms, :3], self.model.geom_aabb[geoms, 3:], in_own_frame)
 
-    def trigger_box(self, obj: SimObject, in_own_frame: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
-        """Box (as geoms_box) around a receptacle's trigger boxes (None without any)."""
-        geoms = [g for g in obj.geom_ids if self._group[g] == GROUP_ABSENT]  # built as trigger boxes
+    def _trigger_geoms(self, obj: SimObject) -> list[int]:
+        return [g for g in obj.geom_ids if self._group[g] == GROUP_ABSENT]  # built as trigger boxes
+
+    def has_trigger_box(self, obj: SimObject) -> bool:
+        """Whether a receptacle was built with trigger boxes (a seat's open area)."""
+        return bool(self._trigger_geoms(obj))
+
+    def trigger_box(self, obj: SimObject) -> tuple[np.ndarray, np.ndarray] | None:
+        """Box (low, high; MuJoCo axes) around a receptacle's trigger boxes in its own axes, relative to its origin
+        (None without any)."""
+        geoms = self._trigger_geoms(obj)
         if not geoms:
             return None
-        return self._box(obj, geoms, np.zeros((len(geoms), 3)), self.model.geom_size[geoms, :3], in_own_frame)
+        return self._box(obj, geoms, np.zeros((len(geoms), 3)), self.model.geom_size[geoms, :3], in_own_frame=True)
 
     def spawn_area(self, obj: SimObject, trigger: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Where MCS lays a receptacle's spawn points (low, high; MuJoCo frame): around the centre of its trigger
-        box (`trigger`; else of its parts), its size in its own axes laid along the room's axes, as if the
-        receptacle were not turned (Contains.GetValidSpawnPoints: the box's world centre plus its scaled, unturned
-        size along world x, y and z)."""
-        box = self.trigger_box(obj, in_own_frame=True) if trigger else None
+        box (`trigger`, where it has one; else of its parts), its size in its own axes laid along the room's axes,
+        as if the receptacle were not turned (Contains.GetValidSpawnPoints: the box's world centre plus its scaled,
+        unturned size along world x, y and z)."""
+        box = self.trigger_box(obj) if trigger else None
         low, high = box if box is not None else self.geoms_box(obj, in_own_frame=True)
         centre = self.body_pos(obj) + self.body_mat(obj) @ ((low + high) / 2.0)
         return centre - (high - low) / 2.0, centre + (high - low) / 2.0

@@ -913,14 +913,16 @@ class TransferralExpert(Expert):
         # The top out of sight: first from where its centre is in reach (MCS then sets the object there), through
         # the top's near side; else at the middle of that side, where the object is set on the near edge.
         exclude = {first.uuid, second.uuid}
-        for half_x, half_z, lateral in ((TOP_CENTRE_HALF, TOP_CENTRE_HALF, None),
-                                        (sbox.half[0] * 0.99, sbox.half[2] * 0.99,
-                                         0.35 * float(min(sbox.half[0], sbox.half[2])))):
-            slab = Box(np.array([sbox.center[0], sbox.top - 0.0225, sbox.center[2]]), sbox.axes,
+
+        def slab(half_x: float, half_z: float) -> Box:  # the top's upper 4 cm about its centre
+            return Box(np.array([sbox.center[0], sbox.top - 0.0225, sbox.center[2]]), sbox.axes,
                        np.array([half_x, 0.0175, half_z]))
-            goal = self.aim_goal(output, slab, kind, exclude=exclude, max_lateral=lateral)
-            if lateral is not None or graph.feasible(goal):
-                return goal
+
+        goal = self.aim_goal(output, slab(TOP_CENTRE_HALF, TOP_CENTRE_HALF), kind, exclude=exclude)
+        if graph.feasible(goal):
+            return goal
+        return self.aim_goal(output, slab(sbox.half[0] * 0.99, sbox.half[2] * 0.99), kind, exclude=exclude,
+                             max_lateral=0.35 * float(min(sbox.half[0], sbox.half[2])))
 
     def first_goal(self, output) -> Goal | None:
         """Aim at target_1 (or its closed container)."""

@@ -44,6 +44,7 @@ CONSTANTS: tuple[tuple[str, str, float], ...] = (
     ("catalog", "COG_HEIGHT", 0.005),
     ("catalog", "CONTAINER_FLOOR_FRACTION", 0.02),
     ("observation", "SAMPLE_INSET", 0.05),
+    ("observation", "REGISTRY_INSET", 0.009),
     ("performer", "FOOT_CLEARANCE", 0.03),
     ("performer", "MOVER_CARRY_RADIUS", 0.03),
     ("performer", "MAX_RISE", 0.02),

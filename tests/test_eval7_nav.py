@@ -14,7 +14,7 @@ from mcs_plugin.experts.poses import Pose
 from mcs_plugin.experts.policies import DOOR_MEMO_MOVE, RIM_MARGIN, make_expert, run_expert, to_controller_call
 from mcs_plugin.sim.controller import EmbeddedController
 from mcs_plugin.experts.policies import visibility_points
-from mcs_plugin.sim.observation import _visibility_points, shape_points
+from mcs_plugin.sim.observation import REGISTRY_INSET, _visibility_points, shape_points
 from sim_scenes import DATA, scene
 
 SHELL_GAME = DATA / "eval7" / "eval_7_interactive_shell_game_0001_01.json"
@@ -45,7 +45,7 @@ def test_the_body_passes_under_what_is_above_its_capsule(controller, bottom, pas
 
 def test_the_experts_visibility_points_are_the_simulators(controller):
     """The expert predicts what MCS sees with the simulator's own rule: a ball's points in the world (its 18
-    registry points, just inside its sphere) match those the simulator casts rays to."""
+    registry points, 1 cm inside its sphere) match those the simulator casts rays to."""
     output = controller.start_scene(scene({"id": "ball", "type": "soccer_ball", "mass": 1, "pickupable": True,
                                            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.11, "z": 1.0}}]}))
     world = controller.world
@@ -54,7 +54,7 @@ def test_the_experts_visibility_points_are_the_simulators(controller):
     predicted = visibility_points(next(o for o in output.object_list if o.uuid == "ball"))
     assert len(simulated) == len(predicted) == 18
     assert np.allclose(np.sort(simulated, axis=0), np.sort(predicted, axis=0), atol=1e-6)
-    assert np.allclose(np.linalg.norm(predicted - predicted.mean(axis=0), axis=1), 0.9 * 0.11, atol=1e-4)
+    assert np.allclose(np.linalg.norm(predicted - predicted.mean(axis=0), axis=1), 0.11 - REGISTRY_INSET, atol=1e-4)
 
 
 def _shell_aim(points: np.ndarray | None) -> AimGoal:

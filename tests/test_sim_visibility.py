@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcs_plugin.sim.observation import SAMPLE_INSET, registry_points
+from mcs_plugin.sim.observation import REGISTRY_INSET, SAMPLE_INSET, registry_points
 from tests.sim_scenes import obj, scene
 
 
@@ -129,15 +129,15 @@ def test_objects_are_seen_by_the_points_their_registry_entry_gives_them(sim):
 
 def test_registry_points_are_mapped_onto_the_objects_scaled_box(sim):
     """A registry's points are placed on the object as the scene scales it: a cylinder scaled 2 high and 0.5 wide
-    has its rim points 0.9 x 0.25 m from its axis and its end centres 0.9 x 1 m above and below its centre (the
+    has its rim points 0.25 m from its axis and its end centres 1 m above and below its centre, each 1 cm inside (the
     stored registry's cylinder is 2 m high at scale 1, MCS 0.7.4's 1 m: the points follow the catalog's box)."""
     sim.start_scene(scene({"id": "cyl", "type": "cylinder", "kinematic": True,
                            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 1, "z": 3},
                                       "scale": {"x": 0.5, "y": 2, "z": 0.5}}]}))
     points = _points_of(sim, "cyl") - [0.0, 1.0, 3.0]
     assert len(points) == 26
-    assert np.isclose(points[:, 1].max(), SAMPLE_INSET) and np.isclose(points[:, 1].min(), -SAMPLE_INSET)
-    assert np.isclose(np.linalg.norm(points[:, [0, 2]], axis=1).max(), 0.25 * SAMPLE_INSET)
+    assert np.isclose(points[:, 1].max(), 1 - REGISTRY_INSET) and np.isclose(points[:, 1].min(), REGISTRY_INSET - 1)
+    assert np.isclose(np.linalg.norm(points[:, [0, 2]], axis=1).max(), 0.25 - REGISTRY_INSET)
 
 
 def test_a_toy_vehicle_lying_across_its_registry_entry_keeps_the_generic_points(sim):
@@ -147,3 +147,18 @@ def test_a_toy_vehicle_lying_across_its_registry_entry_keeps_the_generic_points(
                            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 2}}]}))
     points = _points_of(sim, "car")
     assert len(points) != 10 and len(points) % 14 == 0
+
+
+def test_a_long_objects_registry_points_stay_at_its_ends(sim):
+    """MCS's registry points are children of the object at its surface: a 3 m cube (a seesaw plank, a long
+    occluder) is seen by the corners of an end 5 cm inside the image's edge, where points pulled a tenth of its
+    half-length in (0.15 m) would lie outside the image. Only SAMPLE_INSET of small boxes is kept."""
+    edge = 2.0 * np.tan(np.radians(30.26))  # the image's right edge 2 m ahead (horizontal half-angle of 600 x 400)
+    plank = {"id": "plank", "type": "cube", "kinematic": True,
+             "shows": [{"stepBegin": 0, "position": {"x": edge - 0.05 + 1.5, "y": 0.1, "z": 2.0},
+                        "scale": {"x": 3.0, "y": 0.2, "z": 0.2}}]}
+    out = sim.start_scene(scene(plank))
+    assert obj(out, "plank").visible
+    assert sim.step("PushObject", objectId="plank").return_status != "NOT_VISIBLE"
+    points = registry_points("cube", np.array([3.0, 0.2, 0.2]), np.zeros(3))
+    assert np.isclose(points[:, 0].max(), 1.5 - REGISTRY_INSET) and np.isclose(points[:, 1].max(), 0.1 * SAMPLE_INSET)

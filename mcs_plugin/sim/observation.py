@@ -97,8 +97,11 @@ def part_points(full: tuple[float, float, float], kind: str = PART_BOX) -> np.nd
 # at 45 degrees in its axis planes, a toy-block cylinder's cardinal rim points, a toy's few points along its body.
 # Those types take the registry's points instead of the generic ones, mapped from the registry's frame (the entry's
 # boundingBox times its scale, or the points' own extent where that box does not hold them: the stored registries
-# are older than 0.7.4 and some entries' sizes changed since) onto the object's box, then pulled in by SAMPLE_INSET.
+# are older than 0.7.4 and some entries' sizes changed since) onto the object's box. Their places are MCS's own, so
+# they are pulled in only as far as a ray aimed at one needs to meet its part: SAMPLE_INSET of the half-size, at most
+# REGISTRY_INSET (a 3 m seesaw plank's end points stay at its end, not 0.15 m short of it).
 REGISTRY_POINTS_FILE = "registry_visibility_points.json"
+REGISTRY_INSET = 0.01  # metres
 REGISTRY_BOX_SLACK = 0.15  # a registry boundingBox frames an entry's points when none lies further out than this
 # fraction of the box's half-size (letter blocks' points stand 10 % out of theirs)
 
@@ -147,7 +150,8 @@ def _registry_pattern(type_name: str) -> np.ndarray | None:
 
 def _on_box(pattern: np.ndarray, full: np.ndarray | tuple[float, float, float]) -> np.ndarray:
     """Registry points (half-size units) on a box of full extents `full` about its centre, just inside it."""
-    return pattern * np.asarray(full, float) / 2.0 * SAMPLE_INSET
+    half = np.asarray(full, float) / 2.0
+    return pattern * half * np.maximum(SAMPLE_INSET, 1.0 - REGISTRY_INSET / np.maximum(half, 1e-9))
 
 
 def registry_points(type_name: str, size: np.ndarray, bounds_center: np.ndarray) -> np.ndarray | None:

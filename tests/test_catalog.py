@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from mcs_plugin.sim import catalog
+from tests.sim_scenes import scene
 from mcs_plugin.sim.catalog import (
     APPLE_COLLIDER_HEIGHT,
     MESH_KINDS,
@@ -146,12 +147,23 @@ def test_soccer_ball():
     assert ball.pickupable and ball.moveable and ball.physics
     assert not ball.receptacle and not ball.openable
     assert ball.position_y_on_floor == pytest.approx(0.11)
-    assert ball.mass == pytest.approx(1.0)  # Unity's default (IT outputs), not the doc's 0.5
+    assert ball.mass == pytest.approx(1.0)  # MCS's registry (and the recorded outputs), not the doc's 0.5
     (part,) = ball.parts
     assert part.kind == "sphere"
     assert part.center == pytest.approx((0.0, 0.0, 0.0))  # origin at the ball's centre
     assert part.size == pytest.approx((0.22, 0.22, 0.22))
     assert ball.bounds_min[1] == pytest.approx(-0.11)
+
+
+def test_a_type_without_a_scene_mass_weighs_what_mcs_registry_gives_it(sim):
+    """MCS's AssignRigidbody takes the scene's mass, else the registry entry's: beds 20-30 kg (the documentation's 50),
+    shelf_1 20 kg; the reported mass follows, and a scene's own mass wins."""
+    assert [get_object_type(f"bed_{i}").mass for i in range(1, 7)] == [20, 25, 25, 30, 20, 30]
+    assert get_object_type("shelf_1").mass == 20 and get_object_type("cart_2").mass == 1
+    beds = [{"id": f"bed{i}", "type": "bed_1", "shows": [{"stepBegin": 0, "position": {"x": 3 * i - 1.5, "y": 0, "z": 3}}],
+             **({"mass": 40} if i else {})} for i in (0, 1)]
+    output = sim.start_scene(scene(*beds))
+    assert {o.uuid: o.mass for o in output.object_list} == {"bed0": 20, "bed1": 40}
 
 
 def test_chest_is_a_closed_box_with_a_hinged_lid():

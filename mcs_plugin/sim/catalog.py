@@ -63,9 +63,10 @@ Data decisions (documented deviations from "gen dims, else doc size, else 1x1x1"
 * Openable containers whose generator dims include the opened lid/doors (chest_2/3/8, suitcase_1,
   changing_table, wardrobe) and rows with copy-paste generator dims (case_8, case_9,
   bookcase_duplex_4_2) use the doc (closed) size.
-* Masses are the doc defaults except where IT outputs show Unity's real default (soccer_ball 1.0,
-  pacifier 0.125, separate_container 2.0, rotating_cog 10.0); ``*_static`` variants use their base
-  type's doc mass (bowl_3_static reports 0.25).
+* Masses are MCS's object registries' (data/registry_masses.json, what Unity uses when a scene gives
+  none), else Unity's real default where recorded outputs show it for a type in no stored registry
+  (separate_container 2.0, rotating_cog 10.0), else the doc default; ``*_static`` variants take their
+  base type's (bowl_3_static reports 0.25).
 * ``changing_table`` and ``wardrobe`` are receptacles but NOT openable themselves
   (OpenObject on changing_table -> NOT_OPENABLE); their drawers/doors are the openable children.
 * ``separate_container`` is an open-topped box without a lid part: its lid is the separate ``lid``
@@ -282,6 +283,7 @@ def _tables() -> dict[str, Any]:
 
 _TABLES = _tables()
 _MASS_OVERRIDES: dict[str, float] = _TABLES["mass_overrides"]
+_REGISTRY_MASSES: dict[str, float] = json.loads(data_text("registry_masses.json"))["values"]
 _PREFER_DOC_SIZE = frozenset(_TABLES["prefer_doc_size"])
 _CENTRED_ORIGIN = frozenset(_TABLES["centred_origin"])
 _BOTTOM_ORIGIN_PREFIXES = tuple(_TABLES["bottom_origin_prefixes"])
@@ -978,7 +980,7 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
     pos_y = _clamp(float(pos_y), 0.0, size[1])
 
     # ---- mass
-    mass = _MASS_OVERRIDES.get(name)
+    mass = _REGISTRY_MASSES.get(name) or _REGISTRY_MASSES.get(base_name) or _MASS_OVERRIDES.get(name)
     if mass is None:
         mass = _float(row.get("doc_default_mass", "")) or _float(base_row.get("doc_default_mass", "")) or _float(
             row.get("gen_mass", "")) or 1.0

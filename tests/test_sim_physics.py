@@ -289,3 +289,26 @@ def test_an_apple_rests_on_its_smaller_collider(sim):
     sim.start_scene(scene(apple))
     out = run(sim, 10)[-1]
     assert obj(out, "apple").position["y"] == pytest.approx(0.05, abs=0.001)
+
+
+def _pushed_turtle_pitch(sim) -> list[float]:
+    """Pitch (degrees off level) of a 3x toy turtle at each step after a light push away from the performer."""
+    turtle = {"id": "turtle", "type": "turtle_on_wheels",
+              "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0.7}, "scale": {"x": 3, "y": 3, "z": 3}}]}
+    sim.start_scene(scene(turtle, tilt=30))
+    outputs = [sim.step("PushObject", objectId="turtle", force=0.1)] + run(sim, 7)
+    return [abs((obj(out, "turtle").rotation["x"] + 180.0) % 360.0 - 180.0) for out in outputs]
+
+
+def test_a_wheeled_toy_keeps_its_centre_of_mass_at_its_bottom(sim, monkeypatch):
+    """MCS's registry marks the wheeled toys centerMassAtBottom (their rigidbody's centre of mass at the origin, their
+    bottom): pushed, a toy turtle slides level; with the centre of mass in the middle of its box it pitches over."""
+    from dataclasses import replace
+
+    from mcs_plugin.sim import catalog
+
+    assert catalog.get_object_type("turtle_on_wheels").center_mass_at_bottom
+    assert max(_pushed_turtle_pitch(sim)) < 0.5
+    real = catalog.get_object_type
+    monkeypatch.setattr(catalog, "get_object_type", lambda name: replace(real(name), center_mass_at_bottom=False))
+    assert max(_pushed_turtle_pitch(sim)) > 1.5

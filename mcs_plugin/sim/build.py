@@ -509,6 +509,7 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
     data = mujoco.MjData(model)
     objects = [spec.obj for spec in specs]
     floor = floor_friction(scene)
+    moved_centres = False
     for spec in specs:
         obj = spec.obj
         obj.body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, BODY_PREFIX + spec.name)
@@ -537,12 +538,17 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
             damping = model.joint(joint).damping
             damping[:3] = obj.drag * model.body_mass[obj.body_id]
             damping[3:] = obj.angular_drag * model.body_inertia[obj.body_id]
+            if catalog.get_object_type(obj.type_name).center_mass_at_bottom:
+                model.body_ipos[obj.body_id] = 0.0  # MCS's centerMassAtBottom: the centre of mass at the origin
+                moved_centres = True
         elif obj.plank:
             joint = model.body_jntadr[obj.body_id]
             obj.plank_dofs = (int(model.jnt_dofadr[joint]), int(model.jnt_dofadr[joint + 1]))
             model.dof_damping[obj.plank_dofs[1]] = ANGULAR_DRAG * float(model.dof_M0[obj.plank_dofs[1]])
         elif model.body_mocapid[obj.body_id] >= 0:
             obj.mocap_id = int(model.body_mocapid[obj.body_id])
+    if moved_centres:
+        mujoco.mj_setConst(model, data)  # constants that depend on the centres of mass
     performer_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__performer__")
     world = World(model, data, objects, performer_geom)
     world.floor_grid = FloorGrid.for_scene(scene)

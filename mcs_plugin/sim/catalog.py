@@ -63,7 +63,7 @@ Data decisions (documented deviations from "gen dims, else doc size, else 1x1x1"
 * Openable containers whose generator dims include the opened lid/doors (chest_2/3/8, suitcase_1,
   changing_table, wardrobe) and rows with copy-paste generator dims (case_8, case_9,
   bookcase_duplex_4_2) use the doc (closed) size.
-* Masses are MCS's object registries' (data/registry_masses.json, what Unity uses when a scene gives
+* Masses are MCS's object registries' (data/registry_rigidbody.json, what Unity uses when a scene gives
   none), else Unity's real default where recorded outputs show it for a type in no stored registry
   (separate_container 2.0, rotating_cog 10.0), else the doc default; ``*_static`` variants take their
   base type's (bowl_3_static reports 0.25).
@@ -193,6 +193,7 @@ class ObjectType:
     is_structural_default: bool = False
     family: str = ""  # small|container|open_container|furniture|tool|agent|blob|primitive|structure|door|other
     kinematic_default: bool = False  # doors and turntables are kinematic unless the scene says otherwise
+    center_mass_at_bottom: bool = False  # MCS puts its rigidbody's centre of mass at its origin (wheeled toys)
     child_components: tuple[str, ...] = ()  # MCS child ids are f"{object_id}_{name}"
     details: str = ""  # doc description
 
@@ -283,7 +284,9 @@ def _tables() -> dict[str, Any]:
 
 _TABLES = _tables()
 _MASS_OVERRIDES: dict[str, float] = _TABLES["mass_overrides"]
-_REGISTRY_MASSES: dict[str, float] = json.loads(data_text("registry_masses.json"))["values"]
+_REGISTRY_RIGIDBODY: dict[str, Any] = json.loads(data_text("registry_rigidbody.json"))
+_REGISTRY_MASSES: dict[str, float] = _REGISTRY_RIGIDBODY["mass"]
+_CENTER_MASS_AT_BOTTOM = frozenset(_REGISTRY_RIGIDBODY["center_mass_at_bottom"])
 _PREFER_DOC_SIZE = frozenset(_TABLES["prefer_doc_size"])
 _CENTRED_ORIGIN = frozenset(_TABLES["centred_origin"])
 _BOTTOM_ORIGIN_PREFIXES = tuple(_TABLES["bottom_origin_prefixes"])
@@ -1028,6 +1031,7 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
         family=family,
         # Doors, turntables and separate lids (held up by placers until lidAttachment) are kinematic by default.
         kinematic_default=family in ("door", "structure") or name == "lid",
+        center_mass_at_bottom=name in _CENTER_MASS_AT_BOTTOM,
         child_components=children,
         details=row.get("doc_details", ""),
     )

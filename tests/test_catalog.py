@@ -166,6 +166,17 @@ def test_a_type_without_a_scene_mass_weighs_what_mcs_registry_gives_it(sim):
     assert {o.uuid: o.mass for o in output.object_list} == {"bed0": 20, "bed1": 40}
 
 
+def test_a_type_without_scene_materials_reports_its_registry_entrys(sim):
+    """MCSMain gives an object its registry entry's salientMaterials unless the scene gives its own: a chest reports
+    WOOD, a chair_6 FABRIC and WOOD, a primitive cube (no registry materials) UNDEFINED; a scene's list wins."""
+    objects = [{"id": name, "type": kind, "shows": [{"stepBegin": 0, "position": {"x": x, "y": 0, "z": 3}}], **extra}
+               for name, kind, x, extra in (("chest", "chest_1", -2, {}), ("chair", "chair_6", 0, {}),
+                                            ("cube", "cube", 2, {}), ("plastic", "chest_1", 4, {"salientMaterials": ["plastic"]}))]
+    output = sim.start_scene(scene(*objects))
+    assert {o.uuid: o.material_list for o in output.object_list} == {
+        "chest": ["WOOD"], "chair": ["FABRIC", "WOOD"], "cube": ["UNDEFINED"], "plastic": ["PLASTIC"]}
+
+
 def test_chest_is_a_closed_box_with_a_hinged_lid():
     chest = get_object_type("chest_1")
     assert chest.openable and chest.receptacle

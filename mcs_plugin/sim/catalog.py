@@ -63,7 +63,7 @@ Data decisions (documented deviations from "gen dims, else doc size, else 1x1x1"
 * Openable containers whose generator dims include the opened lid/doors (chest_2/3/8, suitcase_1,
   changing_table, wardrobe) and rows with copy-paste generator dims (case_8, case_9,
   bookcase_duplex_4_2) use the doc (closed) size.
-* Masses are MCS's object registries' (data/registry_rigidbody.json, what Unity uses when a scene gives
+* Masses are MCS's object registries' (data/registry_definitions.json, what Unity uses when a scene gives
   none), else Unity's real default where recorded outputs show it for a type in no stored registry
   (separate_container 2.0, rotating_cog 10.0), else the doc default; ``*_static`` variants take their
   base type's (bowl_3_static reports 0.25).
@@ -284,9 +284,11 @@ def _tables() -> dict[str, Any]:
 
 _TABLES = _tables()
 _MASS_OVERRIDES: dict[str, float] = _TABLES["mass_overrides"]
-_REGISTRY_RIGIDBODY: dict[str, Any] = json.loads(data_text("registry_rigidbody.json"))
-_REGISTRY_MASSES: dict[str, float] = _REGISTRY_RIGIDBODY["mass"]
-_CENTER_MASS_AT_BOTTOM = frozenset(_REGISTRY_RIGIDBODY["center_mass_at_bottom"])
+_REGISTRY: dict[str, Any] = json.loads(data_text("registry_definitions.json"))
+_REGISTRY_MASSES: dict[str, float] = _REGISTRY["mass"]
+_CENTER_MASS_AT_BOTTOM = frozenset(_REGISTRY["center_mass_at_bottom"])
+_REGISTRY_MATERIALS: dict[str, tuple[str, ...]] = {
+    name: tuple(materials) for name, materials in _REGISTRY["salient_materials"].items()}
 _PREFER_DOC_SIZE = frozenset(_TABLES["prefer_doc_size"])
 _CENTRED_ORIGIN = frozenset(_TABLES["centred_origin"])
 _BOTTOM_ORIGIN_PREFIXES = tuple(_TABLES["bottom_origin_prefixes"])
@@ -1145,15 +1147,17 @@ def mesh_vertices(kind: str) -> np.ndarray:
 def default_materials(type_name: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """(salient materials, colour names, colours are fixed) of a type when the scene gives none.
 
-    Salient materials default to ``('UNDEFINED',)`` (structures, primitives, agents, lids...) and
-    colours to none.  ``crayon_<colour>`` reports its colour.
+    Salient materials are the type's registry entry's (MCSMain), else the material defaults table's, else
+    ``('UNDEFINED',)`` (structures, most primitives, agents, lids...); colours default to none.
+    ``crayon_<colour>`` reports its colour.
     """
+    registry = _REGISTRY_MATERIALS.get(type_name)
     for key, salient, colors, fixed in _MATERIAL_DEFAULTS:
         if type_name == key or (key.endswith("_") and type_name.startswith(key)):
             if key == "crayon_":
                 colors = (type_name[len(key):],)
-            return salient, colors, fixed
-    return ("UNDEFINED",), (), False
+            return registry or salient, colors, fixed
+    return registry or ("UNDEFINED",), (), False
 
 
 def agent_skin_colors(skin: int | None, elder: bool = False) -> tuple[str, ...]:

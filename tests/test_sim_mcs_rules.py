@@ -605,7 +605,7 @@ def test_closing_a_door_on_the_body_is_obstructed(sim):
 
 def _lowest_centre_of_a_dropped_ball(sim, monkeypatch) -> tuple[float, float]:
     """A 0.3 m ball shown 1.05 m above the floor falls and lands at ~4.5 m/s: the lowest its centre gets in any
-    MuJoCo step, and where it rests."""
+    MuJoCo step, and where it rests. Its physicsProperties give it no bounciness, so it lands and stays."""
     import mujoco
 
     lowest = [np.inf]
@@ -618,7 +618,8 @@ def _lowest_centre_of_a_dropped_ball(sim, monkeypatch) -> tuple[float, float]:
             lowest[0] = min(lowest[0], float(body.qpos[2]))
 
     monkeypatch.setattr(mujoco, "mj_step", step)
-    dropped = ball(z=1.5, diameter=0.3)
+    dropped = ball(z=1.5, diameter=0.3, physicsProperties={
+        "enable": True, "dynamicFriction": 0.25, "staticFriction": 0.25, "angularDrag": 0.5})
     dropped["shows"][0]["position"]["y"] = 1.2
     sim.start_scene(scene(dropped))
     run(sim, 20)

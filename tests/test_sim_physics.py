@@ -312,3 +312,46 @@ def test_a_wheeled_toy_keeps_its_centre_of_mass_at_its_bottom(sim, monkeypatch):
     real = catalog.get_object_type
     monkeypatch.setattr(catalog, "get_object_type", lambda name: replace(real(name), center_mass_at_bottom=False))
     assert max(_pushed_turtle_pitch(sim)) > 1.5
+
+
+
+def _dropped(kind: str, height: float, **flags) -> dict:
+    """A 1 kg object of `kind` (a 0.2 m cube for primitives) held `height` m up, free to fall."""
+    size = {"scale": {"x": 0.2, "y": 0.2, "z": 0.2}} if kind == "cube" else {}
+    return {"id": "body", "type": kind, "mass": 1, "physics": True, **flags,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": height, "z": 3}, **size}]}
+
+
+def _rebound(sim, body: dict, **room) -> tuple[float, float]:
+    """(speed at impact, greatest upward speed after it) of `body` dropped onto the floor."""
+    sim.start_scene(scene(body, **room))
+    world, obj = sim.world, sim.world.by_id["body"]
+    vertical = []
+    for _ in range(400):  # 1 s of MuJoCo steps
+        world.advance(1)
+        vertical.append(float(obj.qvel[2]))
+    vertical = np.array(vertical)
+    impact = int(np.argmax(vertical > 0.0))
+    return -vertical[impact - 1], vertical[impact:].max()
+
+
+def test_a_ball_bounces_off_the_floor_as_physx_does(sim):
+    """MCS's registry gives balls and primitives bounciness 0.75 and MCSMain the floor 0; PhysX averages them and
+    bounces what meets the floor faster than Unity's 2 m/s bounce threshold: a soccer ball dropped from 2 m leaves
+    at 0.375 of its 6 m/s impact speed, one dropped from 0.3 m (1.9 m/s) gets no restitution, nor does a ball whose
+    scene physicsProperties give no bounciness."""
+    impact, rebound = _rebound(sim, _dropped("soccer_ball", 2.0))
+    assert impact > 5.5 and rebound == pytest.approx(0.375 * impact, rel=0.02)
+    impact, rebound = _rebound(sim, _dropped("soccer_ball", 0.3))
+    assert impact < 2.0 and rebound < 0.25 * impact  # only what MuJoCo's stiff landing contact gives back
+    dull = {"physicsProperties": {"enable": True, "dynamicFriction": 0.25, "staticFriction": 0.25}}
+    impact, rebound = _rebound(sim, _dropped("soccer_ball", 2.0, **dull))
+    assert impact > 5.5 and rebound < 0.1 * impact
+
+
+def test_a_bouncy_floor_bounces_what_falls_on_it(sim):
+    """The floor's bounciness comes from enabled floorProperties: at 1, a cube (its own 0.75) leaves it at 0.875 of
+    its impact speed."""
+    floor = {"floorProperties": {"enable": True, "dynamicFriction": 0.6, "bounciness": 1.0}}
+    impact, rebound = _rebound(sim, _dropped("cube", 1.6), **floor)
+    assert impact > 5.0 and rebound == pytest.approx(0.875 * impact, rel=0.02)

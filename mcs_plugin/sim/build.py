@@ -237,10 +237,15 @@ def _physics_properties(obj: SimObject) -> PhysicsConfig | None:
 
 
 def _apply_physics_properties(obj: SimObject) -> None:
-    """An object's physicsProperties set its friction, drag and angular drag (MCSMain's
-    AssignPhysicsMaterialAndRigidBodyValues assigns every field, so one left out is Unity's JSON default, 0).
-    Bounciness is not modelled (no recording to measure MuJoCo's equivalent on)."""
+    """An object's physicsProperties set its friction, drag, angular drag and bounciness (MCSMain's
+    AssignPhysicsMaterialAndRigidBodyValues assigns every field, so one left out is Unity's JSON default, 0); the
+    bounciness of a type without enabled scene physicsProperties is its registry entry's."""
     props = _physics_properties(obj)
+    scene_props = obj.scene_object.physics_properties if obj.scene_object is not None else None
+    if scene_props is not None and scene_props.enable:
+        obj.bounciness = float(scene_props.bounciness or 0.0)
+    else:
+        obj.bounciness = catalog.registry_bounciness(obj.type_name)
     if props is None:
         return
     obj.friction = float(props.dynamic_friction or 0.0)
@@ -255,6 +260,13 @@ def floor_friction(scene: Scene) -> float:
     if props is not None and props.enable:
         return float(props.dynamic_friction or 0.0)
     return PASSIVE_FLOOR_FRICTION if scene.intuitive_physics else UNITY_FRICTION
+
+
+def room_bounciness(scene: Scene, piece: str) -> float:
+    """Bounciness of the floor (enabled floorProperties'), the walls (enabled wallProperties') or the ceiling:
+    MCSMain.AdjustRoomStructuralObjects' PHYSICS_BOUNCINESS_DEFAULT, 0, where none is given."""
+    props = scene.floor_properties if piece == FLOOR_ID else None if piece == "ceiling" else scene.wall_properties
+    return float(props.bounciness or 0.0) if props is not None and props.enable else 0.0
 
 
 def contact_friction(obj: SimObject, floor: float) -> float:
@@ -298,6 +310,7 @@ def _room_specs(scene: Scene) -> list[_Spec]:
         obj = SimObject(
             id=name, type_name="structure", shape="structural", size=np.array(size, float),
             bounds_center=np.array(offset, float), mass=0.0, structural=not is_floor, is_floor=is_floor,
+            room=True, bounciness=room_bounciness(scene, name),
             rgb=material_rgb(material) if material else (FLOOR_COLOR if is_floor else STRUCTURE_COLOR),
             texture_color_list=colors,
         )

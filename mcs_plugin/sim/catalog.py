@@ -287,6 +287,7 @@ _MASS_OVERRIDES: dict[str, float] = _TABLES["mass_overrides"]
 _REGISTRY: dict[str, Any] = json.loads(data_text("registry_definitions.json"))
 _REGISTRY_MASSES: dict[str, float] = _REGISTRY["mass"]
 _CENTER_MASS_AT_BOTTOM = frozenset(_REGISTRY["center_mass_at_bottom"])
+_REGISTRY_BOUNCINESS: dict[str, float] = _REGISTRY["bounciness"]
 _REGISTRY_MATERIALS: dict[str, tuple[str, ...]] = {
     name: tuple(materials) for name, materials in _REGISTRY["salient_materials"].items()}
 _PREFER_DOC_SIZE = frozenset(_TABLES["prefer_doc_size"])
@@ -1158,6 +1159,11 @@ def default_materials(type_name: str) -> tuple[tuple[str, ...], tuple[str, ...],
                 colors = (type_name[len(key):],)
             return registry or salient, colors, fixed
     return registry or ("UNDEFINED",), (), False
+
+
+def registry_bounciness(type_name: str) -> float:
+    """The bounciness a type's registry physicsProperties give its colliders (0: Unity's default material)."""
+    return float(_REGISTRY_BOUNCINESS.get(type_name, 0.0))
 
 
 def agent_skin_colors(skin: int | None, elder: bool = False) -> tuple[str, ...]:

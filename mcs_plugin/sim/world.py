@@ -38,6 +38,7 @@ CONTACT_TIMECONST = 0.015  # s: MuJoCo contact stiffness (solref time constant);
 # rest keep the soft ones, so rolling, sliding and resting are as before. Only steep falls: MuJoCo gives friction the
 # contact's time constant too, and a stiff contact under a body sliding in fast flings it up.
 FALL_SPEED = 1.0  # m/s, downward
+BOUNCE_THRESHOLD = 2.0  # m/s: Unity's Physics.bounceThreshold; PhysX bounces nothing that meets another slower
 IMPACT_TIMECONST = 2 * PHYSICS_TIMESTEP
 REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a body counts as at rest
 # How far an object's bottom may sit inside a kinematic mover's top and still ride it (scenes place objects a
@@ -121,6 +122,8 @@ class ObjectFacts:
     drag: float = 0.0  # Unity Rigidbody.drag (1/s): linear velocity damping
     angular_drag: float = ANGULAR_DRAG  # Unity Rigidbody.angularDrag (1/s)
     friction: float = UNITY_FRICTION  # its colliders' PhysicMaterial dynamic friction
+    bounciness: float = 0.0  # ...and bounciness
+    room: bool = False  # the floor, a wall of the room or the ceiling (materials MCSMain gives the room)
     part_names: list[str] = field(default_factory=list)  # per part: MCS child-component suffix ("" = own part)
     part_open_centres: list = field(default_factory=list)  # per part: (centre, size) in the object frame when open
     parent: str = ""  # for child components (drawers, shelves): the id of the object they belong to
@@ -243,6 +246,7 @@ class World:
         self._spin_dofs = (model.jnt_dofadr[free_joints][:, None] + np.arange(3, 6)).ravel()
         self._plank_dofs = [dof for o in objects if o.plank for dof in o.plank_dofs]
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
+        self._room_bounciness = {g: o.bounciness for o in objects if o.room for g in o.geom_ids}
         self._visibility_geoms: np.ndarray | None = None
         self.last_cast_normal = np.array([0.0, 0.0, 1.0])  # surface normal where the last sphere cast landed
         self.last_cast_point = np.zeros(3)  # ...and the point where it touched that surface (MuJoCo frame)
@@ -589,11 +593,15 @@ class World:
         frozen = [(o, o.qpos.copy()) for o in self._dynamic
                   if not o.present or o.frozen or o.ghost]
         self._stiffen_falling()
+        bouncing = self._may_bounce()
         spinning = [(o, self._spin_deceleration(o)) for o in self._dynamic
                     if o.spin and o.present and not (o.frozen or o.ghost or o.carried)]
         try:
             for substep in range(1, substeps + 1):
+                before = [obj.qvel[:3].copy() for obj in bouncing]
                 mujoco.mj_step(self.model, self.data)
+                if bouncing:
+                    self._bounce(bouncing, before)
                 self._cap_angular_speed(qvel)
                 if substep % SUBSTEPS_PER_UNITY_STEP == 0:
                     for obj, deceleration in spinning:
@@ -611,6 +619,35 @@ class World:
                      if o.present and not (o.frozen or o.ghost)), default=0.0)
         speed = max(speed, float(np.abs(qvel[self._plank_dofs]).max(initial=0.0)))
         self._still_checks = self._still_checks + 1 if speed < REST_SPEED else 0
+
+    def _may_bounce(self) -> list[SimObject]:
+        """Moving bodies fast enough to bounce off the room in this action (the room's bounciness or their own > 0)."""
+        room = max(self._room_bounciness.values(), default=0.0)
+        return [o for o in self._dynamic if (o.bounciness > 0.0 or room > 0.0) and o.present
+                and not (o.frozen or o.ghost or o.carried) and float(o.qvel[:3] @ o.qvel[:3]) > BOUNCE_THRESHOLD ** 2]
+
+    def _bounce(self, bodies: list[SimObject], before: list[np.ndarray]) -> None:
+        """PhysX's restitution off the room: a body that met the floor, a wall or the ceiling faster than
+        BOUNCE_THRESHOLD along the contact normal (its velocity `before` the step) leaves it at that speed times
+        the average of their two bounciness values (PhysX's default combine). MuJoCo's contacts have no
+        restitution; other objects' materials are not known, so what bodies meet there stays inelastic."""
+        count = self.data.ncon
+        if count == 0:
+            return
+        contacts = self.data.contact
+        geom1, geom2, normals = contacts.geom1[:count], contacts.geom2[:count], contacts.frame[:count, :3]
+        for obj, velocity in zip(bodies, before):
+            first, second = np.isin(geom1, obj.geom_ids), np.isin(geom2, obj.geom_ids)
+            for k in np.flatnonzero(first | second):
+                room = self._room_bounciness.get(int(geom2[k] if first[k] else geom1[k]))
+                if room is None:
+                    continue
+                out = normals[k] * (-1.0 if first[k] else 1.0)  # MuJoCo's normal points from geom1 to geom2
+                approach = float(velocity @ out)
+                if approach < -BOUNCE_THRESHOLD:
+                    linear = obj.qvel[:3]
+                    linear += ((obj.bounciness + room) / 2.0 * -approach - float(linear @ out)) * out
+                    break
 
     def _stiffen_falling(self) -> None:
         """Give bodies falling faster than FALL_SPEED rigid contacts for this action, the others soft ones (a

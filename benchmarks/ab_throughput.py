@@ -93,7 +93,9 @@ def run_once(tree: str, template: str, **params: object) -> dict[str, float]:
     mcs_plugin from tree."""
     tree = os.path.abspath(tree)
     code = template.format(bench_dir=os.path.dirname(os.path.abspath(__file__)), tree=tree, **params)
-    env = {**os.environ, "PYTHONPATH": tree, "LP_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    # The tree first, then the caller's path (packages installed beside the interpreter, e.g. as wheels).
+    path = os.pathsep.join(p for p in (tree, os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONPATH": path, "LP_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     out = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 

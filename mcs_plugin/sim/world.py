@@ -38,7 +38,7 @@ CONTACT_TIMECONST = 0.015  # s: MuJoCo contact stiffness (solref time constant);
 # rest keep the soft ones, so rolling, sliding and resting are as before. Only steep falls: MuJoCo gives friction the
 # contact's time constant too, and a stiff contact under a body sliding in fast flings it up.
 FALL_SPEED = 1.0  # m/s, downward
-BOUNCE_THRESHOLD = 2.0  # m/s: Unity's Physics.bounceThreshold; PhysX bounces nothing that meets another slower
+BOUNCE_THRESHOLD = 2.0  # m/s: the project's bounce threshold (DynamicsManager.asset); slower contacts do not bounce
 IMPACT_TIMECONST = 2 * PHYSICS_TIMESTEP
 REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a body counts as at rest
 # How far an object's bottom may sit inside a kinematic mover's top and still ride it (scenes place objects a

@@ -162,3 +162,15 @@ def test_a_long_objects_registry_points_stay_at_its_ends(sim):
     assert sim.step("PushObject", objectId="plank").return_status != "NOT_VISIBLE"
     points = registry_points("cube", np.array([3.0, 0.2, 0.2]), np.zeros(3))
     assert np.isclose(points[:, 0].max(), 1.5 - REGISTRY_INSET) and np.isclose(points[:, 1].max(), 0.1 * SAMPLE_INSET)
+
+
+def test_types_only_the_newest_registries_describe_take_their_points(sim):
+    """A chair_3, a sofa_3 and a tie_fighter take the points of the newest stored registries (14, 46 and 26: their
+    Addressables entries), not the generic corners and face centres of their parts; a toy bus whose registry frame
+    lies across its catalog box keeps the generic points."""
+    objects = [{"id": kind, "type": kind, "kinematic": True,
+                "shows": [{"stepBegin": 0, "position": {"x": 2.5 * i - 4, "y": 0, "z": 4}}]}
+               for i, kind in enumerate(("chair_3", "sofa_3", "tie_fighter", "bus_1"))]
+    sim.start_scene(scene(*objects))
+    assert [len(_points_of(sim, kind)) for kind in ("chair_3", "sofa_3", "tie_fighter")] == [14, 46, 26]
+    assert registry_points("bus_1", np.array([0.52, 0.28, 0.28]), np.zeros(3)) is None

@@ -51,7 +51,8 @@ def main() -> None:
             frame_centre, frame_size = registry_frame(entry)
             mapped = centre + (points - frame_centre) / (frame_size / 2.0) * size / 2.0
             gaps = np.linalg.norm(mapped[:, None, :] - ours[None, :, :], axis=2).min(axis=1)
-            print(f"{type_name} | {len(ours)} | {len(points)} | {np.round(frame_centre, 3).tolist()}; "
+            label = f"{type_name} (legacy, version {entry['legacy_version']})" if "legacy_version" in entry else type_name
+            print(f"{label} | {len(ours)} | {len(points)} | {np.round(frame_centre, 3).tolist()}; "
                   f"{np.round(frame_size, 3).tolist()} | {np.round(centre, 3).tolist()}; {np.round(size, 3).tolist()} "
                   f"| {gaps.mean():.3f} / {gaps.max():.3f}")
 

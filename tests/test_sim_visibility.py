@@ -112,7 +112,7 @@ def _points_of(sim, object_id: str) -> np.ndarray:
 
 def test_objects_are_seen_by_the_points_their_registry_entry_gives_them(sim):
     """MCS's object registries give a ball 18 points (6 axis ends, 12 at 45 degrees in its axis planes) and a toy
-    turtle 8 along its body; an object type without registry points (a chest) keeps each part's corners and face
+    turtle 9 along its body; an object type without registry points (a chest) keeps each part's corners and face
     centres. Like every point here they sit just inside the object's box."""
     turtle = {"id": "turtle", "type": "turtle_on_wheels", "kinematic": True,
               "shows": [{"stepBegin": 0, "position": {"x": 1, "y": 0, "z": 2}}]}
@@ -123,7 +123,7 @@ def test_objects_are_seen_by_the_points_their_registry_entry_gives_them(sim):
     ball = _points_of(sim, "ball") - [0.0, 0.11, 2.0]
     assert len(ball) == 18 and np.allclose(np.linalg.norm(ball, axis=1), 0.11 * SAMPLE_INSET, atol=1e-3)
     assert np.sum(np.sum(np.abs(ball) > 1e-3, axis=1) == 2) == 12  # the 45-degree points lie in the axis planes
-    assert len(_points_of(sim, "turtle")) == 8
+    assert len(_points_of(sim, "turtle")) == 9
     assert len(_points_of(sim, "chest")) >= 14
 
 
@@ -174,3 +174,17 @@ def test_types_only_the_newest_registries_describe_take_their_points(sim):
     sim.start_scene(scene(*objects))
     assert [len(_points_of(sim, kind)) for kind in ("chair_3", "sofa_3", "tie_fighter")] == [14, 46, 26]
     assert registry_points("bus_1", np.array([0.52, 0.28, 0.28]), np.zeros(3)) is None
+
+
+def test_a_version_1_scene_takes_a_sofas_legacy_points(sim):
+    """MCSMain uses an entry's legacy block in scenes of that block's version: a sofa_1 in a version 1 scene is seen
+    by its legacy points, in a version 2 scene (or one without a version) by its entry's own, which lie elsewhere."""
+    sofa = {"id": "sofa", "type": "sofa_1", "kinematic": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 3}}]}
+    points = {}
+    for version in (1, 2, None):
+        sim.start_scene(scene(sofa, **({} if version is None else {"version": version})))
+        points[version] = _points_of(sim, "sofa")
+    assert len(points[1]) == len(points[2]) == 46
+    assert np.allclose(points[2], points[None]) and not np.allclose(points[1], points[2], atol=0.01)
+

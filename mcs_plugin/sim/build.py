@@ -565,6 +565,7 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
     performer_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__performer__")
     world = World(model, data, objects, performer_geom)
     world.floor_grid = FloorGrid.for_scene(scene)
+    world.scene_version = scene.version
     world.floor_half = scene.floor_half_extents()
     for obj in objects:
         if obj.dynamic and obj.frozen:

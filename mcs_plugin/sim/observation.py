@@ -107,10 +107,18 @@ REGISTRY_BOX_SLACK = 0.15  # a registry boundingBox frames an entry's points whe
 
 
 @functools.lru_cache(maxsize=1)
-def _registry_entries() -> dict[str, dict]:
-    """The registry entry (visibilityPoints, boundingBox, scale) of each object type that has one."""
+def _registry_entries() -> dict[tuple[str, int | None], dict]:
+    """The registry entry (visibilityPoints, boundingBox, scale) of each object type that has one, by (type, None),
+    and its legacy block for scenes of one version, by (type, version)."""
     entries = json.loads(data_text(REGISTRY_POINTS_FILE))["entries"]
-    return {type_name: entry for entry in entries for type_name in entry["ids"]}
+    return {(type_name, entry.get("legacy_version")): entry for entry in entries for type_name in entry["ids"]}
+
+
+def _registry_entry(type_name: str, scene_version: int | None = None) -> dict | None:
+    """A type's registry entry for a scene of `scene_version`: its legacy block for that version where it has one
+    (MCSMain.RetrieveLegacyObjectDefinition), else its own."""
+    entries = _registry_entries()
+    return entries.get((type_name, scene_version)) or entries.get((type_name, None))
 
 
 def registry_frame(entry: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -133,10 +141,10 @@ def _same_long_side(frame: np.ndarray, size: tuple[float, float, float]) -> bool
 
 
 @functools.lru_cache(maxsize=256)
-def _registry_pattern(type_name: str) -> np.ndarray | None:
+def _registry_pattern(type_name: str, scene_version: int | None = None) -> np.ndarray | None:
     """A type's registry points in half-size units of their frame (read-only), None for a type without any or
     whose registry frame lies across its catalog box."""
-    entry = _registry_entries().get(type_name)
+    entry = _registry_entry(type_name, scene_version)
     if entry is None or not is_known_type(type_name):
         return None
     centre, size = registry_frame(entry)
@@ -154,10 +162,11 @@ def _on_box(pattern: np.ndarray, full: np.ndarray | tuple[float, float, float]) 
     return pattern * half * np.maximum(SAMPLE_INSET, 1.0 - REGISTRY_INSET / np.maximum(half, 1e-9))
 
 
-def registry_points(type_name: str, size: np.ndarray, bounds_center: np.ndarray) -> np.ndarray | None:
+def registry_points(type_name: str, size: np.ndarray, bounds_center: np.ndarray,
+                    scene_version: int | None = None) -> np.ndarray | None:
     """An object's registry visibility points in its own MCS frame (relative to its origin) given its box (full
     `size` and `bounds_center`, MCS axes), just inside that box; None for a type the registries give none."""
-    pattern = _registry_pattern(type_name)
+    pattern = _registry_pattern(type_name, scene_version)
     if pattern is None:
         return None
     return np.asarray(bounds_center, float) + _on_box(pattern, size)
@@ -167,7 +176,8 @@ def registry_points(type_name: str, size: np.ndarray, bounds_center: np.ndarray)
 def _shape_pattern(shape: str) -> np.ndarray | None:
     """The registry pattern every catalog type reporting `shape` shares (balls: `ball` and `soccer_ball`), None
     where they have none or differ."""
-    patterns = [_registry_pattern(name) for name in _registry_entries() if is_known_type(name)
+    patterns = [_registry_pattern(name) for name, version in _registry_entries() if version is None
+                and is_known_type(name)
                 and get_object_type(name).shape == shape]
     if not patterns or any(p is None or p.shape != patterns[0].shape or not np.allclose(p, patterns[0], atol=1e-3)
                            for p in patterns):
@@ -201,7 +211,7 @@ def _registry_anchor(world: World, obj: SimObject) -> int:
 
 def _registry_samples(world: World, obj: SimObject, geom: int) -> np.ndarray | None:
     """An object's registry points in the frame of `geom` (on the object's body), None without registry points."""
-    local = registry_points(obj.type_name, obj.size, obj.bounds_center)
+    local = registry_points(obj.type_name, obj.size, obj.bounds_center, world.scene_version)
     if local is None:
         return None
     rotation = np.zeros(9)

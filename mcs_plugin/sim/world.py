@@ -252,6 +252,7 @@ class World:
         self.last_cast_point = np.zeros(3)  # ...and the point where it touched that surface (MuJoCo frame)
         self._lips = [o for o in objects if o.is_lip]
         self.floor_grid: FloorGrid | None = None  # Unity's 1 m floor tiles, in scenes that have them
+        self.scene_version: int | None = None  # the scene's `version` (legacy registry entries apply to some)
 
     def floor_tile(self, tile_id: str) -> SimObject | None:
         """The floor standing in for one of its tiles (same body and geoms, the tile's id), None for no such tile."""

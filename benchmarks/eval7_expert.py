@@ -64,6 +64,8 @@ def run_all(scenes: list[str], out: Path, cap: int, jobs: int) -> None:
     """Run the scenes not yet recorded in `out`, `jobs` at a time, appending each record as its scene ends."""
     done = {json.loads(line)["scene"] for line in out.read_text().splitlines()} if out.exists() else set()
     todo = [scene for scene in dict.fromkeys(scenes) if scene not in done]
+    if not todo:  # everything recorded: no pool (terminating a fresh Pool with maxtasksperchild can hang)
+        return
     signal.signal(signal.SIGTERM, _stop)
     solved = 0
     with Pool(jobs, maxtasksperchild=1) as pool, tqdm(total=len(todo), unit="scene") as bar:
@@ -73,6 +75,8 @@ def run_all(scenes: list[str], out: Path, cap: int, jobs: int) -> None:
             solved += bool(record["success"])
             bar.set_postfix(solved=solved)
             bar.update()
+        pool.close()  # every scene ended: let the workers exit rather than terminate them
+        pool.join()
 
 
 def report(path: Path) -> str:

@@ -594,7 +594,7 @@ class World:
         frozen = [(o, o.qpos.copy()) for o in self._dynamic
                   if not o.present or o.frozen or o.ghost]
         self._stiffen_falling()
-        bouncing = self._may_bounce()
+        bouncing = self._may_bounce(substeps * PHYSICS_TIMESTEP)
         spinning = [(o, self._spin_deceleration(o)) for o in self._dynamic
                     if o.spin and o.present and not (o.frozen or o.ghost or o.carried)]
         try:
@@ -621,11 +621,13 @@ class World:
         speed = max(speed, float(np.abs(qvel[self._plank_dofs]).max(initial=0.0)))
         self._still_checks = self._still_checks + 1 if speed < REST_SPEED else 0
 
-    def _may_bounce(self) -> list[SimObject]:
-        """Moving bodies fast enough to bounce off the room in this action (the room's bounciness or their own > 0)."""
+    def _may_bounce(self, seconds: float) -> list[SimObject]:
+        """Moving bodies that may bounce off the room in the next `seconds` (their bounciness or the room's > 0, and
+        fast enough, or falling fast enough, to meet it faster than BOUNCE_THRESHOLD)."""
         room = max(self._room_bounciness.values(), default=0.0)
+        slowest = max(BOUNCE_THRESHOLD - GRAVITY * seconds, 0.0)
         return [o for o in self._dynamic if (o.bounciness > 0.0 or room > 0.0) and o.present
-                and not (o.frozen or o.ghost or o.carried) and float(o.qvel[:3] @ o.qvel[:3]) > BOUNCE_THRESHOLD ** 2]
+                and not (o.frozen or o.ghost or o.carried) and float(o.qvel[:3] @ o.qvel[:3]) > slowest ** 2]
 
     def _bounce(self, bodies: list[SimObject], before: list[np.ndarray]) -> None:
         """PhysX's restitution off the room: a body that met the floor, a wall or the ceiling faster than

@@ -245,7 +245,7 @@ def _apply_physics_properties(obj: SimObject) -> None:
     if scene_props is not None and scene_props.enable:
         obj.bounciness = float(scene_props.bounciness or 0.0)
     else:
-        obj.bounciness = catalog.registry_bounciness(obj.type_name)
+        obj.bounciness = catalog.get_object_type(obj.type_name).bounciness
     if props is None:
         return
     obj.friction = float(props.dynamic_friction or 0.0)

@@ -194,6 +194,7 @@ class ObjectType:
     family: str = ""  # small|container|open_container|furniture|tool|agent|blob|primitive|structure|door|other
     kinematic_default: bool = False  # doors and turntables are kinematic unless the scene says otherwise
     center_mass_at_bottom: bool = False  # MCS puts its rigidbody's centre of mass at its origin (wheeled toys)
+    bounciness: float = 0.0  # its registry physicsProperties' (0: Unity's default material)
     child_components: tuple[str, ...] = ()  # MCS child ids are f"{object_id}_{name}"
     details: str = ""  # doc description
 
@@ -1035,6 +1036,7 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
         # Doors, turntables and separate lids (held up by placers until lidAttachment) are kinematic by default.
         kinematic_default=family in ("door", "structure") or name == "lid",
         center_mass_at_bottom=name in _CENTER_MASS_AT_BOTTOM,
+        bounciness=float(_REGISTRY_BOUNCINESS.get(name, 0.0)),
         child_components=children,
         details=row.get("doc_details", ""),
     )
@@ -1159,11 +1161,6 @@ def default_materials(type_name: str) -> tuple[tuple[str, ...], tuple[str, ...],
                 colors = (type_name[len(key):],)
             return registry or salient, colors, fixed
     return registry or ("UNDEFINED",), (), False
-
-
-def registry_bounciness(type_name: str) -> float:
-    """The bounciness a type's registry physicsProperties give its colliders (0: Unity's default material)."""
-    return float(_REGISTRY_BOUNCINESS.get(type_name, 0.0))
 
 
 def agent_skin_colors(skin: int | None, elder: bool = False) -> tuple[str, ...]:

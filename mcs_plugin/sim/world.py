@@ -13,7 +13,7 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.constants import GROUP_ABSENT, GROUP_PERFORMER
-from mcs_plugin.mcs.scene import Scene, SceneObject
+from mcs_plugin.mcs.scene import DEFAULT_ROOM_DIMENSIONS, Scene, SceneObject
 from mcs_plugin.sim.coords import matrix_to_quat
 
 # Simulated time: MCS runs 5 Unity physics steps of 0.01 s per action (20 "physics frames" per second).
@@ -68,7 +68,7 @@ MAX_BODY_ANGULAR_SPEED = 7.0  # rad/s: Unity's default Rigidbody.maxAngularVeloc
 SPIN_FRICTION = 0.86
 BODY_PREFIX = "obj:"  # MuJoCo body names: scene ids may be anything, "world" included
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
-DEFAULT_ROOM = (10.0, 3.0, 10.0)
+DEFAULT_ROOM = tuple(DEFAULT_ROOM_DIMENSIONS[axis] for axis in "xyz")  # (x, y, z) metres, MCS's default room
 # MuJoCo warnings after which the state is not to be trusted (contacts dropped, or the state reset after diverging).
 PHYSICS_WARNINGS = (mujoco.mjtWarning.mjWARN_CONTACTFULL, mujoco.mjtWarning.mjWARN_CNSTRFULL,
                     mujoco.mjtWarning.mjWARN_BADQACC, mujoco.mjtWarning.mjWARN_BADQPOS,

@@ -225,15 +225,17 @@ def _registry_physics() -> dict[str, PhysicsConfig]:
 _REGISTRY_PHYSICS = _registry_physics()
 
 
+def _scene_physics_properties(obj: SimObject) -> PhysicsConfig | None:
+    """An object's scene physicsProperties when enabled (None otherwise)."""
+    props = obj.scene_object.physics_properties if obj.scene_object is not None else None
+    return props if props is not None and props.enable else None
+
+
 def _physics_properties(obj: SimObject) -> PhysicsConfig | None:
     """The physicsProperties MCSMain assigns an object: the scene's when enabled, else its type's registry entry's."""
-    scene_object = obj.scene_object
-    if scene_object is None:
+    if obj.scene_object is None:
         return None
-    props = scene_object.physics_properties
-    if props is not None and props.enable:
-        return props
-    return _REGISTRY_PHYSICS.get(scene_object.type)
+    return _scene_physics_properties(obj) or _REGISTRY_PHYSICS.get(obj.scene_object.type)
 
 
 def _apply_physics_properties(obj: SimObject) -> None:
@@ -241,8 +243,8 @@ def _apply_physics_properties(obj: SimObject) -> None:
     AssignPhysicsMaterialAndRigidBodyValues assigns every field, so one left out is Unity's JSON default, 0); the
     bounciness of a type without enabled scene physicsProperties is its registry entry's."""
     props = _physics_properties(obj)
-    scene_props = obj.scene_object.physics_properties if obj.scene_object is not None else None
-    if scene_props is not None and scene_props.enable:
+    scene_props = _scene_physics_properties(obj)
+    if scene_props is not None:
         obj.bounciness = float(scene_props.bounciness or 0.0)
     else:
         obj.bounciness = catalog.get_object_type(obj.type_name).bounciness

@@ -247,6 +247,7 @@ class World:
         self._plank_dofs = [dof for o in objects if o.plank for dof in o.plank_dofs]
         self._still_checks = 0  # consecutive actions after which every dynamic body was at rest
         self._room_bounciness = {g: o.bounciness for o in objects if o.room for g in o.geom_ids}
+        self._bouncy_room = any(b > 0.0 for b in self._room_bounciness.values())  # everything bounces off it
         self._visibility_geoms: np.ndarray | None = None
         self.last_cast_normal = np.array([0.0, 0.0, 1.0])  # surface normal where the last sphere cast landed
         self.last_cast_point = np.zeros(3)  # ...and the point where it touched that surface (MuJoCo frame)
@@ -624,9 +625,8 @@ class World:
     def _may_bounce(self, seconds: float) -> list[SimObject]:
         """Moving bodies that may bounce off the room in the next `seconds` (their bounciness or the room's > 0, and
         fast enough, or falling fast enough, to meet it faster than BOUNCE_THRESHOLD)."""
-        room = max(self._room_bounciness.values(), default=0.0)
         slowest = max(BOUNCE_THRESHOLD - GRAVITY * seconds, 0.0)
-        return [o for o in self._dynamic if (o.bounciness > 0.0 or room > 0.0) and o.present
+        return [o for o in self._dynamic if (o.bounciness > 0.0 or self._bouncy_room) and o.present
                 and not (o.frozen or o.ghost or o.carried) and float(o.qvel[:3] @ o.qvel[:3]) > slowest ** 2]
 
     def _bounce(self, bodies: list[SimObject], before: list[np.ndarray]) -> None:

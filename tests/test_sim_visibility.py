@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcs_plugin.sim.observation import REGISTRY_INSET, SAMPLE_INSET, registry_points
-from tests.sim_scenes import obj, scene
+from tests.sim_scenes import obj, run, scene
 
 
 def _agent(x: float = 0.0, z: float = 0.0, yaw: float = 180.0) -> dict:
@@ -188,3 +188,32 @@ def test_a_version_1_scene_takes_a_sofas_legacy_points(sim):
     assert len(points[1]) == len(points[2]) == 46
     assert np.allclose(points[2], points[None]) and not np.allclose(points[1], points[2], atol=0.01)
 
+
+
+def _bowl_with_apple(distance: float) -> dict:
+    """A bowl_6 on the floor with a half-size apple lying in it, `distance` metres ahead of the performer."""
+    bowl = {"id": "bowl", "type": "bowl_6", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": distance}}]}
+    apple = {"id": "apple", "type": "apple_1",
+             "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.05, "z": distance},
+                        "scale": {"x": 0.5, "y": 0.5, "z": 0.5}}]}
+    return scene(bowl, apple)
+
+
+def test_an_apple_in_a_bowl_is_seen_over_the_prefabs_low_rim(sim):
+    """An AI2-THOR bowl's colliders (its prefab's, which MCS's registry entry names) end 0.083 m up, a quarter below
+    its 0.109 m bounding box: from 2 m the sight line to an apple lying in it passes the near rim ~0.1 m up, so the
+    apple is seen, where walls up to the box's top would hide it."""
+    sim.start_scene(_bowl_with_apple(2.0))
+    out = run(sim, 5)[-1]
+    assert obj(out, "apple").visible
+    assert obj(out, "apple").position["y"] < 0.04  # it lies on the bowl's base, below the rim
+
+
+def test_a_bowl_is_seen_by_its_prefabs_visibility_points(sim):
+    """A type the registries give no points keeps its prefab's: a bowl_6 has eight around its rim and one on its
+    base (SimObjPhysics.VisibilityPoints of Bowl_6), not the corners and face centres of its 20 collider boxes."""
+    sim.start_scene(_bowl_with_apple(2.0))
+    points = _points_of(sim, "bowl")
+    assert len(points) == 9
+    rim = points[points[:, 1] > 0.05]
+    assert len(rim) == 8 and np.ptp(rim[:, 1]) < 1e-6

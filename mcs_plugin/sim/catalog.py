@@ -291,6 +291,9 @@ _CENTER_MASS_AT_BOTTOM = frozenset(_REGISTRY["center_mass_at_bottom"])
 _REGISTRY_BOUNCINESS: dict[str, float] = _REGISTRY["bounciness"]
 _REGISTRY_MATERIALS: dict[str, tuple[str, ...]] = {
     name: tuple(materials) for name, materials in _REGISTRY["salient_materials"].items()}
+# Types whose shape is their AI2-THOR prefab's colliders (data/prefab_geometry.json), by type name.
+_PREFABS: dict[str, dict[str, Any]] = {
+    name: prefab for prefab in json.loads(data_text("prefab_geometry.json"))["prefabs"] for name in prefab["types"]}
 _PREFER_DOC_SIZE = frozenset(_TABLES["prefer_doc_size"])
 _CENTRED_ORIGIN = frozenset(_TABLES["centred_origin"])
 _BOTTOM_ORIGIN_PREFIXES = tuple(_TABLES["bottom_origin_prefixes"])
@@ -857,6 +860,12 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
     return [_box(0, y / 2, 0, x, y, z)]
 
 
+def _prefab_parts(prefab: dict[str, Any]) -> list[Part]:
+    """An AI2-THOR prefab's collider boxes and receptacle trigger boxes, in its own frame (origin = the object's)."""
+    return [_box(*box["center"], *box["size"], role, rotation=tuple(box["rotation"]))
+            for key, role in (("colliders", "body"), ("receptacle_trigger_boxes", "trigger")) for box in prefab[key]]
+
+
 def _bookcase(name: str, x, y, z) -> list[Part]:
     sides = not name.endswith("_sideless")
     duplex = re.match(r"^bookcase_duplex_(\d+)_(\d+)$", name)
@@ -953,7 +962,9 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
     # ---- size
     doc = _doc_size(row.get("doc_base_size", ""))
     gen = _gen_size(row.get("gen_dims_xyz_at_scale1", ""))
-    if tool:
+    if name in _PREFABS:  # MCS reports the prefab's BoundingBox
+        size = tuple(_PREFABS[name]["bounding_box"]["size"])
+    elif tool:
         kind, w, length = tool
         if kind == "hooked":
             size = (3 * w, _TOOL_HEIGHT, length)
@@ -1016,7 +1027,10 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
         physics = False
 
     shape = _shape_name(name, row, family)
-    parts = [_shift_y(p, -pos_y) for p in _parts_for(name, row, family, size, shape)] + _open_area_triggers(name)
+    if name in _PREFABS:
+        parts = _prefab_parts(_PREFABS[name])
+    else:
+        parts = [_shift_y(p, -pos_y) for p in _parts_for(name, row, family, size, shape)] + _open_area_triggers(name)
     children = tuple(dict.fromkeys(p.name for p in parts if p.name))
     return ObjectType(
         name=name,
@@ -1053,6 +1067,11 @@ def _names_tuple() -> tuple[str, ...]:
 def object_type_names() -> list[str]:
     """All known object type names, sorted."""
     return list(_names_tuple())
+
+
+def prefabs() -> list[dict[str, Any]]:
+    """The AI2-THOR prefabs whose colliders shape catalog types (data/prefab_geometry.json entries)."""
+    return list({id(prefab): prefab for prefab in _PREFABS.values()}.values())
 
 
 def is_known_type(name: str) -> bool:

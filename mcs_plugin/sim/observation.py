@@ -13,7 +13,7 @@ import numpy as np
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_PERFORMER, GROUP_SEE_PAST
 from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import focal_length
-from mcs_plugin.sim.catalog import get_object_type, is_known_type
+from mcs_plugin.sim.catalog import get_object_type, is_known_type, prefabs
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.datafiles import data_text
 from mcs_plugin.sim.performer import Performer
@@ -93,7 +93,8 @@ def part_points(full: tuple[float, float, float], kind: str = PART_BOX) -> np.nd
 
 
 # MCS's object registries (mcs_object_registry.json, primitive_object_registry.json; MCSMain.AssignVisibilityPoints)
-# give many object types their own visibility points, as children of the object: a ball's 6 axis ends and 12 points
+# give many object types their own visibility points, as children of the object (AI2-THOR prefabs, such as bowls, keep
+# their prefab's): a ball's 6 axis ends and 12 points
 # at 45 degrees in its axis planes, a toy-block cylinder's cardinal rim points, a toy's few points along its body.
 # Those types take the registry's points instead of the generic ones, mapped from the registry's frame (the entry's
 # boundingBox times its scale, or the points' own extent where that box does not hold them: the stored registries
@@ -111,7 +112,16 @@ def _registry_entries() -> dict[tuple[str, int | None], dict]:
     """The registry entry (visibilityPoints, boundingBox, scale) of each object type that has one, by (type, None),
     and its legacy block for scenes of one version, by (type, version)."""
     entries = json.loads(data_text(REGISTRY_POINTS_FILE))["entries"]
-    return {(type_name, entry.get("legacy_version")): entry for entry in entries for type_name in entry["ids"]}
+    found = {(type_name, entry.get("legacy_version")): entry for entry in entries for type_name in entry["ids"]}
+    # A type the registries give no points keeps its prefab's (SimObjPhysics.VisibilityPoints), framed by its
+    # BoundingBox.
+    for prefab in prefabs():
+        entry = {"ids": prefab["types"], "visibilityPoints": prefab["visibility_points"],
+                 "boundingBox": {"position": prefab["bounding_box"]["center"],
+                                 "scale": prefab["bounding_box"]["size"]}}
+        for type_name in prefab["types"]:
+            found.setdefault((type_name, None), entry)
+    return found
 
 
 def _registry_entry(type_name: str, scene_version: int | None = None) -> dict | None:

@@ -86,8 +86,9 @@ def test_every_type_loads_with_parts_inside_its_bounds():
             assert part.role in PART_ROLES, (name, part.role)
             assert all(v > 0 for v in part.size), (name, part)
             p_lo, p_hi = part_bounds(part)
-            # a prefab's BoundingBox may miss its colliders by a millimetre (Bowl_6's base dips 0.5 mm below it)
-            tol = 1e-3 if name in PREFAB_TYPES else TOL
+            # a prefab's BoundingBox may miss its colliders by a few millimetres (Bowl_4's walls rise 3.4 mm above it,
+            # 7.5 mm once raised onto the origin)
+            tol = 8e-3 if name in PREFAB_TYPES else TOL
             assert np.all(p_lo >= lo - tol) and np.all(p_hi <= hi + tol), (name, part)
             union_lo, union_hi = np.minimum(union_lo, p_lo), np.maximum(union_hi, p_hi)
         # the parts fill the bounding box (agents: a narrower torso in z; apples: a shorter collider about the centre;
@@ -158,7 +159,8 @@ def test_a_prefab_types_box_is_its_prefabs_bounding_box_around_its_colliders():
     walls = bowl.parts_with_role("body")
     assert len(walls) == 20 and len(bowl.parts_with_role("trigger")) == 1
     top = max(part_bounds(part)[1][1] for part in walls)
-    assert top == pytest.approx(0.0826, abs=1e-3) and top < 0.8 * bowl.size[1]
+    assert top == pytest.approx(0.0826 + 0.0005, abs=1e-3) and top < 0.8 * bowl.size[1]
+    assert min(part_bounds(part)[0][1] for part in walls) == pytest.approx(0.0)  # raised onto its origin
 
 
 def test_soccer_ball():
@@ -267,10 +269,12 @@ def test_sofa_seats_lie_at_their_open_area():
 
 
 def test_open_top_containers_have_no_lid():
-    for name in ("separate_container", "bowl_3", "cup_6_static", "plate_1", "container_asymmetric_01"):
+    for name in ("separate_container", "container_asymmetric_01"):
         otype = get_object_type(name)
         assert not otype.parts_with_role("lid"), name
         assert otype.parts_with_role("floor") and len(otype.parts_with_role("wall")) == 4, name
+    for name in ("bowl_3", "cup_6_static", "plate_1"):  # their prefabs' collider boxes
+        assert not get_object_type(name).parts_with_role("lid") and get_object_type(name).parts_with_role("body")
     static = get_object_type("bowl_3_static")
     assert static.receptacle and not static.pickupable and not static.moveable
     assert static.mass == pytest.approx(get_object_type("bowl_3").mass)

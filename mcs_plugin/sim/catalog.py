@@ -861,9 +861,14 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
 
 
 def _prefab_parts(prefab: dict[str, Any]) -> list[Part]:
-    """An AI2-THOR prefab's collider boxes and receptacle trigger boxes, in its own frame (origin = the object's)."""
-    return [_box(*box["center"], *box["size"], role, rotation=tuple(box["rotation"]))
-            for key, role in (("colliders", "body"), ("receptacle_trigger_boxes", "trigger")) for box in prefab[key]]
+    """An AI2-THOR prefab's collider boxes and receptacle trigger boxes in its own frame (origin = the object's),
+    raised so that its lowest collider stands on the origin: the stored prefabs' bases dip up to 4 mm below it, but
+    MCS's dishes rest with their origin on what they stand on (a bowl placed on a turntable at 4 times its size stays
+    at its placed height, where a dipping base would be pushed 1 cm up)."""
+    parts = [_box(*box["center"], *box["size"], role, rotation=tuple(box["rotation"]))
+             for key, role in (("colliders", "body"), ("receptacle_trigger_boxes", "trigger")) for box in prefab[key]]
+    dip = min(part_bounds(part)[0][1] for part in parts if part.role == "body")
+    return [_shift_y(part, max(-dip, 0.0)) for part in parts]
 
 
 def _bookcase(name: str, x, y, z) -> list[Part]:

@@ -14,7 +14,6 @@ import pytest
 from mcs_plugin.sim import catalog
 from tests.sim_scenes import scene
 from mcs_plugin.sim.catalog import (
-    APPLE_COLLIDER_HEIGHT,
     MESH_KINDS,
     PART_KINDS,
     PART_ROLES,
@@ -91,15 +90,12 @@ def test_every_type_loads_with_parts_inside_its_bounds():
             tol = 8e-3 if name in PREFAB_TYPES else TOL
             assert np.all(p_lo >= lo - tol) and np.all(p_hi <= hi + tol), (name, part)
             union_lo, union_hi = np.minimum(union_lo, p_lo), np.maximum(union_hi, p_hi)
-        # the parts fill the bounding box (agents: a narrower torso in z; apples: a shorter collider about the centre;
-        # AI2-THOR prefabs: their colliders, which leave the visual mesh's rim out)
+        # the parts fill the bounding box (agents: a narrower torso in z; AI2-THOR prefabs: their colliders, which
+        # leave parts of the visual mesh out)
         if name in PREFAB_TYPES:
             continue
         if otype.family == "agent":
             assert np.isclose(union_lo[1], lo[1]) and np.isclose(union_hi[1], hi[1]), name
-        elif name.startswith("apple_"):
-            assert union_hi[1] - union_lo[1] == pytest.approx(APPLE_COLLIDER_HEIGHT * otype.size[1]), name
-            assert (union_lo[1] + union_hi[1]) / 2 == pytest.approx((lo[1] + hi[1]) / 2), name
         else:
             assert np.allclose(union_lo, lo, atol=1e-6) and np.allclose(union_hi, hi, atol=1e-6), name
 
@@ -161,6 +157,11 @@ def test_a_prefab_types_box_is_its_prefabs_bounding_box_around_its_colliders():
     top = max(part_bounds(part)[1][1] for part in walls)
     assert top == pytest.approx(0.0826 + 0.0005, abs=1e-3) and top < 0.8 * bowl.size[1]
     assert min(part_bounds(part)[0][1] for part in walls) == pytest.approx(0.0)  # raised onto its origin
+    cup = get_object_type("cup_6_static")
+    assert cup.parts_with_role("body") and not cup.parts_with_role("trigger")  # its registry entry replaces it
+    (apple,) = get_object_type("apple_1").parts  # Apple_1's CapsuleCollider, its origin near its centre
+    assert apple.kind == "capsule" and apple.size[0] == pytest.approx(2 * 0.053, abs=1e-4)
+    assert part_bounds(apple)[0][1] == pytest.approx(-0.0512, abs=1e-4)
 
 
 def test_soccer_ball():

@@ -191,22 +191,25 @@ def test_a_version_1_scene_takes_a_sofas_legacy_points(sim):
 
 
 def _bowl_with_apple(distance: float) -> dict:
-    """A bowl_6 on the floor with a half-size apple lying in it, `distance` metres ahead of the performer."""
+    """A bowl_6 on the floor with a half-size apple lying in it, `distance` metres ahead of the performer, who looks
+    20 degrees down."""
     bowl = {"id": "bowl", "type": "bowl_6", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": distance}}]}
     apple = {"id": "apple", "type": "apple_1",
              "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.05, "z": distance},
                         "scale": {"x": 0.5, "y": 0.5, "z": 0.5}}]}
-    return scene(bowl, apple)
+    return scene(bowl, apple, tilt=20)
 
 
 def test_an_apple_in_a_bowl_is_seen_over_the_prefabs_low_rim(sim):
     """An AI2-THOR bowl's colliders (its prefab's, which MCS's registry entry names) end 0.083 m up, a quarter below
-    its 0.109 m bounding box: from 2 m the sight line to an apple lying in it passes the near rim ~0.1 m up, so the
-    apple is seen, where walls up to the box's top would hide it."""
-    sim.start_scene(_bowl_with_apple(2.0))
+    its 0.109 m bounding box: from 1.7 m the sight line to the top of an apple lying in it passes over the near rim,
+    so the apple is seen, where walls up to the box's top would hide it (from 2 m the rim hides it)."""
+    sim.start_scene(_bowl_with_apple(1.7))
     out = run(sim, 5)[-1]
     assert obj(out, "apple").visible
     assert obj(out, "apple").position["y"] < 0.04  # it lies on the bowl's base, below the rim
+    sim.start_scene(_bowl_with_apple(2.0))
+    assert not obj(run(sim, 5)[-1], "apple").visible
 
 
 def test_a_bowl_is_seen_by_its_prefabs_visibility_points(sim):

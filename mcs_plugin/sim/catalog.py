@@ -17,7 +17,9 @@ Frames and conventions (read this before using ``Part``)
   the floor, parts above it; primitives (``cube``...): origin at the centre (0.5 at scale 1).
 * Scene ``scale`` multiplies sizes *and* part centres component-wise (origin fixed).
 * The union of an object's parts (closed pose) fills its bounding box exactly, except agents
-  (whose torso/head shell is narrower than the 0.5 x 0.5 footprint in z).
+  (whose torso/head shell is narrower than the 0.5 x 0.5 footprint in z) and the apples and
+  dishes shaped by their AI2-THOR prefab's colliders (``data/prefab_geometry.json``), whose box is the prefab's
+  BoundingBox around its mesh.
 
 Part kinds (``Part.kind``)
 --------------------------
@@ -128,10 +130,6 @@ COG_DIAMETER = 1.1
 # a cog at y 0.05 with y scale 4 stay at 0.1, while a 0.1 m block on a scale-1 cog at y 0.01 still
 # reports 0.07.
 COG_HEIGHT = 0.025
-# An apple's collider is 5/6 of its bounding height, about its centre (its origin): an apple on a scale-1 cog (top
-# 0.0225) reports 0.07, not 0.08, and a 0.5-scale apple in bowl_6 rests 0.037 above the bowl's
-# origin (0.012 floor + 0.025), while a held apple keeps its bounding box under the camera.
-APPLE_COLLIDER_HEIGHT = 5 / 6
 # A lidded container's floor is 9 % of its height thick: a soccer ball in a 1.5x chest_2 rests with its centre 0.177 m
 # above the chest's origin (8.5-9.5 % fit its 35 steps), and chest_1 balls are unchanged.
 CONTAINER_FLOOR_FRACTION = 0.09
@@ -823,8 +821,6 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
             _solid("cylinder", 0, 0.375 * y, 0, 0.3 * min(x, z), 0.35 * y, 0.3 * min(x, z)),
             _solid("cylinder", 0, 0.775 * y, 0, x, 0.45 * y, 0.75 * z),  # cup and handles
         ]
-    if name.startswith("apple_"):
-        return [_solid("sphere", 0, y / 2, 0, x, APPLE_COLLIDER_HEIGHT * y, z)]
     if name in ("ball", "soccer_ball"):
         return [_solid("sphere", 0, y / 2, 0, x, y, z)]
     if name.startswith("crayon_") or (name.startswith("block_") and name.endswith("_cylinder")):
@@ -860,15 +856,19 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
     return [_box(0, y / 2, 0, x, y, z)]
 
 
+# A prefab whose lowest collider lies less than this below its origin has its origin at its bottom.
+PREFAB_BOTTOM_DIP = 0.01
+
+
 def _prefab_parts(prefab: dict[str, Any]) -> list[Part]:
-    """An AI2-THOR prefab's collider boxes and receptacle trigger boxes in its own frame (origin = the object's),
-    raised so that its lowest collider stands on the origin: the stored prefabs' bases dip up to 4 mm below it, but
-    MCS's dishes rest with their origin on what they stand on (a bowl placed on a turntable at 4 times its size stays
-    at its placed height, where a dipping base would be pushed 1 cm up)."""
-    parts = [_box(*box["center"], *box["size"], role, rotation=tuple(box["rotation"]))
-             for key, role in (("colliders", "body"), ("receptacle_trigger_boxes", "trigger")) for box in prefab[key]]
-    dip = min(part_bounds(part)[0][1] for part in parts if part.role == "body")
-    return [_shift_y(part, max(-dip, 0.0)) for part in parts]
+    """An AI2-THOR prefab's colliders and receptacle trigger boxes in its own frame (origin = the object's). One whose
+    origin is at its bottom is raised so that its lowest collider stands on the origin: the stored prefabs' bases dip
+    up to 4 mm below it, but MCS's dishes rest with their origin on what they stand on (a bowl placed on a turntable
+    at 4 times its size stays at its placed height, where a dipping base would be pushed 1 cm up)."""
+    parts = [_solid(shape.get("kind", "box"), *shape["center"], *shape["size"], role, rotation=tuple(shape["rotation"]))
+             for key, role in (("colliders", "body"), ("receptacle_trigger_boxes", "trigger")) for shape in prefab[key]]
+    dip = -min(part_bounds(part)[0][1] for part in parts if part.role == "body")
+    return [_shift_y(part, float(dip)) for part in parts] if 0.0 < dip < PREFAB_BOTTOM_DIP else parts
 
 
 def _bookcase(name: str, x, y, z) -> list[Part]:

@@ -130,6 +130,8 @@ COG_DIAMETER = 1.1
 # a cog at y 0.05 with y scale 4 stay at 0.1, while a 0.1 m block on a scale-1 cog at y 0.01 still
 # reports 0.07.
 COG_HEIGHT = 0.025
+# An AI2-THOR prefab whose lowest collider lies less than this below its origin has its origin at its bottom (m).
+PREFAB_BOTTOM_DIP = 0.01
 # A lidded container's floor is 9 % of its height thick: a soccer ball in a 1.5x chest_2 rests with its centre 0.177 m
 # above the chest's origin (8.5-9.5 % fit its 35 steps), and chest_1 balls are unchanged.
 CONTAINER_FLOOR_FRACTION = 0.09
@@ -854,10 +856,6 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
         if name == "shelf_2":  # three shelves
             return _shelf_unit(x, y, z, [(-x / 2, x / 2, 2, ["lower_shelf", "middle_shelf"])])
     return [_box(0, y / 2, 0, x, y, z)]
-
-
-# A prefab whose lowest collider lies less than this below its origin has its origin at its bottom.
-PREFAB_BOTTOM_DIP = 0.01
 
 
 def _prefab_parts(prefab: dict[str, Any]) -> list[Part]:

@@ -93,9 +93,9 @@ def part_points(full: tuple[float, float, float], kind: str = PART_BOX) -> np.nd
 
 
 # MCS's object registries (mcs_object_registry.json, primitive_object_registry.json; MCSMain.AssignVisibilityPoints)
-# give many object types their own visibility points, as children of the object (AI2-THOR prefabs, such as bowls, keep
-# their prefab's): a ball's 6 axis ends and 12 points
+# give many object types their own visibility points, as children of the object: a ball's 6 axis ends and 12 points
 # at 45 degrees in its axis planes, a toy-block cylinder's cardinal rim points, a toy's few points along its body.
+# AI2-THOR prefabs the registries give none (dishes, apples) keep their prefab's (data/prefab_geometry.json).
 # Those types take the registry's points instead of the generic ones, mapped from the registry's frame (the entry's
 # boundingBox times its scale, or the points' own extent where that box does not hold them: the stored registries
 # are older than 0.7.4 and some entries' sizes changed since) onto the object's box. Their places are MCS's own, so

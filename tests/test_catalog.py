@@ -85,10 +85,13 @@ def test_every_type_loads_with_parts_inside_its_bounds():
             assert part.role in PART_ROLES, (name, part.role)
             assert all(v > 0 for v in part.size), (name, part)
             p_lo, p_hi = part_bounds(part)
-            # a prefab's BoundingBox may miss its colliders by a few millimetres (Bowl_4's walls rise 3.4 mm above it,
-            # 7.5 mm once raised onto the origin)
-            tol = 8e-3 if name in PREFAB_TYPES else TOL
-            assert np.all(p_lo >= lo - tol) and np.all(p_hi <= hi + tol), (name, part)
+            # a prefab's BoundingBox may miss its colliders by a centimetre or two (Bowl_4's walls rise 7.5 mm above it
+            # once raised onto the origin, table_1's top reaches 1.6 cm past its registry box), and a registry's
+            # receptacle trigger box is the space above a table or cup
+            if name in PREFAB_TYPES:
+                assert part.role == "trigger" or (np.all(p_lo >= lo - 0.02) and np.all(p_hi <= hi + 0.02)), (name, part)
+            else:
+                assert np.all(p_lo >= lo - TOL) and np.all(p_hi <= hi + TOL), (name, part)
             union_lo, union_hi = np.minimum(union_lo, p_lo), np.maximum(union_hi, p_hi)
         # the parts fill the bounding box (agents: a narrower torso in z; AI2-THOR prefabs: their colliders, which
         # leave parts of the visual mesh out)
@@ -157,8 +160,8 @@ def test_a_prefab_types_box_is_its_prefabs_bounding_box_around_its_colliders():
     top = max(part_bounds(part)[1][1] for part in walls)
     assert top == pytest.approx(0.0826 + 0.0005, abs=1e-3) and top < 0.8 * bowl.size[1]
     assert min(part_bounds(part)[0][1] for part in walls) == pytest.approx(0.0)  # raised onto its origin
-    cup = get_object_type("cup_6_static")
-    assert cup.parts_with_role("body") and not cup.parts_with_role("trigger")  # its registry entry replaces it
+    (trigger,) = get_object_type("cup_6_static").parts_with_role("trigger")  # its registry entry's, over the cup
+    assert part_bounds(trigger)[0][1] > get_object_type("cup_6_static").size[1]
     (apple,) = get_object_type("apple_1").parts  # Apple_1's CapsuleCollider, its origin near its centre
     assert apple.kind == "capsule" and apple.size[0] == pytest.approx(2 * 0.053, abs=1e-4)
     assert part_bounds(apple)[0][1] == pytest.approx(-0.0512, abs=1e-4)
@@ -226,8 +229,8 @@ def test_chest_is_a_closed_box_with_a_hinged_lid():
     assert wall_top == pytest.approx(lid.center[1] - lid.size[1] / 2)
 
 
-def test_table_1_has_four_legs_and_a_top():
-    table = get_object_type("table_1")
+def test_table_2_has_four_legs_and_a_top():
+    table = get_object_type("table_2")
     legs = table.parts_with_role("leg")
     assert len(legs) == 4
     (top,) = table.parts_with_role("top")
@@ -237,8 +240,26 @@ def test_table_1_has_four_legs_and_a_top():
     assert table.position_y_on_floor == 0.0
 
 
-def test_chairs_sofas_and_shelves():
+def test_table_1_and_chair_1_take_their_mcs_prefabs_colliders():
+    """table_1 (MCS's Long_Table_2 prefab): a 0.7 x 1.655 m top 0.884 m up on four thin legs set 0.2-0.25 m in from
+    its ends, the registry's box (0.69 x 0.88 x 1.63) and its trigger box, the metre of space above the top; chair_1
+    (ChairWood) faces +x, its backrest on its -x side."""
+    table = get_object_type("table_1")
+    assert table.size == pytest.approx((0.69, 0.88, 1.63))
+    body = table.parts_with_role("body")
+    top = max(body, key=lambda part: part.size[0] * part.size[2])
+    assert part_bounds(top)[1][1] == pytest.approx(0.884, abs=2e-3)
+    legs = [part for part in body if part is not top]
+    assert len(legs) == 4 and max(abs(leg.center[2]) for leg in legs) < 0.6 < top.size[2] / 2
+    (trigger,) = table.parts_with_role("trigger")
+    assert part_bounds(trigger)[0][1] == pytest.approx(0.875, abs=2e-3) and trigger.size[1] == pytest.approx(1.0)
     chair = get_object_type("chair_1")
+    back = max(chair.parts_with_role("body"), key=lambda part: part_bounds(part)[1][1])
+    assert back.center[0] < -0.15 and abs(back.center[2]) < 0.01
+
+
+def test_chairs_sofas_and_shelves():
+    chair = get_object_type("chair_10")
     assert len(chair.parts_with_role("leg")) == 4
     assert len(chair.parts_with_role("seat")) == 1
     (back,) = chair.parts_with_role("back")

@@ -17,9 +17,9 @@ Frames and conventions (read this before using ``Part``)
   the floor, parts above it; primitives (``cube``...): origin at the centre (0.5 at scale 1).
 * Scene ``scale`` multiplies sizes *and* part centres component-wise (origin fixed).
 * The union of an object's parts (closed pose) fills its bounding box exactly, except agents
-  (whose torso/head shell is narrower than the 0.5 x 0.5 footprint in z) and the apples and
-  dishes shaped by their AI2-THOR prefab's colliders (``data/prefab_geometry.json``), whose box is the prefab's
-  BoundingBox around its mesh.
+  (whose torso/head shell is narrower than the 0.5 x 0.5 footprint in z) and the types shaped by their prefab's
+  colliders (``data/prefab_geometry.json``: dishes, apples, table_1, chair_1), whose box is the BoundingBox
+  around the prefab's mesh.
 
 Part kinds (``Part.kind``)
 --------------------------
@@ -130,8 +130,9 @@ COG_DIAMETER = 1.1
 # a cog at y 0.05 with y scale 4 stay at 0.1, while a 0.1 m block on a scale-1 cog at y 0.01 still
 # reports 0.07.
 COG_HEIGHT = 0.025
-# An AI2-THOR prefab whose lowest collider lies less than this below its origin has its origin at its bottom (m).
-PREFAB_BOTTOM_DIP = 0.01
+# A prefab whose lowest collider lies less than this below its origin has its origin at its bottom (m): chairs' splayed
+# legs dip 1.25 cm, an apple's lowest point lies 5 cm below its centred origin.
+PREFAB_BOTTOM_DIP = 0.02
 # A lidded container's floor is 9 % of its height thick: a soccer ball in a 1.5x chest_2 rests with its centre 0.177 m
 # above the chest's origin (8.5-9.5 % fit its 35 steps), and chest_1 balls are unchanged.
 CONTAINER_FLOOR_FRACTION = 0.09

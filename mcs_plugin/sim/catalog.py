@@ -130,9 +130,10 @@ COG_DIAMETER = 1.1
 # a cog at y 0.05 with y scale 4 stay at 0.1, while a 0.1 m block on a scale-1 cog at y 0.01 still
 # reports 0.07.
 COG_HEIGHT = 0.025
-# A prefab whose lowest collider lies less than this below its origin has its origin at its bottom (m): chairs' splayed
-# legs dip 1.25 cm, an apple's lowest point lies 5 cm below its centred origin.
-PREFAB_BOTTOM_DIP = 0.02
+# A prefab whose lowest collider lies less than this below its origin has its origin at its bottom (m): the dishes'
+# bases and table_1's legs dip 0.5-4 mm; chair_1's splayed legs, 1.25 cm (its registry box reaches 1 cm below the
+# origin, so it is left to settle on them), and an apple's lowest point lies 5 cm below its centred origin.
+PREFAB_BOTTOM_DIP = 0.01
 # A lidded container's floor is 9 % of its height thick: a soccer ball in a 1.5x chest_2 rests with its centre 0.177 m
 # above the chest's origin (8.5-9.5 % fit its 35 steps), and chest_1 balls are unchanged.
 CONTAINER_FLOOR_FRACTION = 0.09

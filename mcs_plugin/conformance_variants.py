@@ -53,10 +53,11 @@ GRID_SCENE_KEYS: tuple[str, ...] = ("holes", "lava", "floorTextures")
 # Ids of the room's own parts (walls, floor, ceiling), which only a quarter turn or the mirror maps onto themselves.
 ROOM_PART_IDS: tuple[str, ...] = ("wall_", "floor", "ceiling")
 
-# Object types that are not their own mirror image (the hook, the hinge, the drawers are on one side; an agent holds
-# what it carries in one hand).
+# Object types (name prefixes) that are not their own mirror image (the hook, the hinge, the drawers are on one side;
+# an agent holds what it carries in one hand; chair_1's backrest is on its -x side, and the prefix also leaves out
+# chair_10-18).
 MIRROR_ASYMMETRIC_TYPES: tuple[str, ...] = ("tool_hooked", "tool_isosceles", "container_asymmetric", "changing_table",
-                                            "triangle", "door", "letter_", "number_", "agent_")
+                                            "triangle", "door", "letter_", "number_", "agent_", "chair_1")
 
 # A room side after one quarter turn (+z, the front, goes to +x, the right), and after the mirror.
 _SIDE_AFTER_QUARTER = {"front": "right", "right": "back", "back": "left", "left": "front"}

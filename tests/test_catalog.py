@@ -240,10 +240,11 @@ def test_table_2_has_four_legs_and_a_top():
     assert table.position_y_on_floor == 0.0
 
 
-def test_table_1_and_chair_1_take_their_mcs_prefabs_colliders():
+def test_table_1_chair_1_and_bed_1_take_their_mcs_prefabs_colliders():
     """table_1 (MCS's Long_Table_2 prefab): a 0.7 x 1.655 m top 0.884 m up on four thin legs set 0.2-0.25 m in from
     its ends, the registry's box (0.69 x 0.88 x 1.63) and its trigger box, the metre of space above the top; chair_1
-    (ChairWood) faces +x, its backrest on its -x side."""
+    (ChairWood) faces +x, its backrest on its -x side; bed_1 (Bed_2) has its headboard on its +z side and open space
+    under its mattress, and no trigger box (its prefab's is a nested prefab of unknown scale)."""
     table = get_object_type("table_1")
     assert table.size == pytest.approx((0.69, 0.88, 1.63))
     body = table.parts_with_role("body")
@@ -256,6 +257,11 @@ def test_table_1_and_chair_1_take_their_mcs_prefabs_colliders():
     chair = get_object_type("chair_1")
     back = max(chair.parts_with_role("body"), key=lambda part: part_bounds(part)[1][1])
     assert back.center[0] < -0.15 and abs(back.center[2]) < 0.01
+    bed = get_object_type("bed_1")  # MCS's Bed_2: mattress on four legs, headboard on its +z side
+    headboard = max(bed.parts_with_role("body"), key=lambda part: part_bounds(part)[1][1])
+    assert headboard.center[2] > 0.9 and part_bounds(headboard)[1][1] == pytest.approx(0.918, abs=2e-3)
+    assert min(part_bounds(part)[0][1] for part in bed.parts if part.size[0] > 1.0) == pytest.approx(0.24, abs=2e-3)
+    assert not bed.parts_with_role("trigger")
 
 
 def test_chairs_sofas_and_shelves():

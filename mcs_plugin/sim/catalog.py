@@ -8,7 +8,8 @@ Frames and conventions (read this before using ``Part``)
 --------------------------------------------------------
 * Everything is in the object's **local MCS frame at scale 1**: metres, y up, +x right, +z forward
   (the object's "front" faces +z at rotation 0: chests open toward +z, chair/sofa backs and bed
-  headboards are at -z, drawers slide out toward +z, doors swing toward +z).
+  headboards are at -z, drawers slide out toward +z, doors swing toward +z), except where a type's prefab says
+  otherwise (chair_1's backrest is at -x, bed_1's headboard at +z).
 * The **origin is the object's position point** (``shows[].position``).  An object resting on the
   floor has its origin ``position_y_on_floor`` above the floor, so its bounding box spans
   ``x in [-sx/2, sx/2]``, ``y in [-position_y_on_floor, sy - position_y_on_floor]``,
@@ -18,7 +19,7 @@ Frames and conventions (read this before using ``Part``)
 * Scene ``scale`` multiplies sizes *and* part centres component-wise (origin fixed).
 * The union of an object's parts (closed pose) fills its bounding box exactly, except agents
   (whose torso/head shell is narrower than the 0.5 x 0.5 footprint in z) and the types shaped by their prefab's
-  colliders (``data/prefab_geometry.json``: dishes, apples, table_1, chair_1), whose box is the BoundingBox
+  colliders (``data/prefab_geometry.json``: dishes, apples, table_1, chair_1, bed_1), whose box is the BoundingBox
   around the prefab's mesh.
 
 Part kinds (``Part.kind``)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from mcs_plugin.sim.observation import REGISTRY_INSET, SAMPLE_INSET, registry_points
 from tests.sim_scenes import obj, run, scene
@@ -220,3 +221,17 @@ def test_a_bowl_is_seen_by_its_prefabs_visibility_points(sim):
     assert len(points) == 9
     rim = points[points[:, 1] > 0.05]
     assert len(rim) == 8 and np.ptp(rim[:, 1]) < 1e-6
+
+
+def test_an_agent_is_seen_by_its_registry_points_on_its_scaled_model(sim):
+    """MCS's registry gives every agent 40 points, 8 around each of 5 rings up its 0.5 x 1.6 x 0.5 box; its model is
+    scaled to 0.6 of that box, so the rings have a radius of 0.15 m and the top one is 0.96 m up, each pulled in 1 cm
+    as registry points are. An agent type the stored registry does not list takes the same points."""
+    for kind in ("agent_female_01", "agent_male_08"):
+        sim.start_scene(scene({"id": "agent", "type": kind,
+                               "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 2}}]}))
+        points = _points_of(sim, "agent")
+        assert len(points) == 40
+        radius = np.hypot(points[:, 0], points[:, 2] - 2.0)
+        assert radius.max() == pytest.approx(0.15 - REGISTRY_INSET, abs=1e-3)
+        assert points[:, 1].max() == pytest.approx(0.96 - REGISTRY_INSET, abs=2e-3) and points[:, 1].min() > 0

@@ -152,6 +152,7 @@ HOLE_CLEARANCE = 0.005
 # is not shoved when it turns; a ball held out 0.114 m ahead is picked at the image centre: radius < 0.176;
 # and it stops 0.37 m from the performer's axis: 0.15 + the performer's 0.221).
 AGENT_SCALE = 0.6
+AGENT_SHAPE = "agent"  # the shape MCS reports for simulation agents
 MOVING_ROLES: tuple[str, ...] = ("lid", "door", "drawer")
 # A "trigger" part is a receptacle's trigger box only: it neither collides, occludes nor is drawn (the changing table's
 # shelves are boards of the table itself: a ray to the top shelf's floor picks the table).
@@ -945,7 +946,7 @@ def _shape_name(name: str, row: dict[str, str], family: str) -> str:
     if shape:
         return shape
     if family == "agent":
-        return "agent"
+        return AGENT_SHAPE
     if family == "blob":
         return "blob"
     if family == "tool":

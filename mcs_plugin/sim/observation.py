@@ -13,7 +13,7 @@ import numpy as np
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_PERFORMER, GROUP_SEE_PAST
 from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import focal_length
-from mcs_plugin.sim.catalog import get_object_type, is_known_type, prefabs
+from mcs_plugin.sim.catalog import AGENT_SCALE, AGENT_SHAPE, get_object_type, is_known_type, prefabs
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.datafiles import data_text
 from mcs_plugin.sim.performer import Performer
@@ -52,14 +52,10 @@ _ROUND_SIDES = np.array([mujoco.mjtGeom.mjGEOM_CYLINDER, mujoco.mjtGeom.mjGEOM_C
 _BOX_POINT_SIGNS = np.array(
     [[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
     + [[sign if a == axis else 0 for a in range(3)] for axis in range(3) for sign in (-1, 1)], dtype=float)
-# A simulation agent's visibility points bound its skinned body, not its 0.5 x 1.6 x 0.5 catalog box: MCS scales
-# its agent models to 0.6 of that box (scene generator AGENT_SCALE), the arms a little wider than the 0.3 m body.
-# Fractions of the catalog box (x, y, z), bottom at the feet; fitted to the agents' recorded visibility
-# (964 of 965 observations with 0.6 high; 0.6 or 0.8 wide, 945 and 949; the full 1.6 m height, 936); 0.59 high
-# (0.944 m) gets them all: Unity sees an agent 0.3 m away by its top corners (top below 0.955 m), and not a step
-# later (top above 0.936 m). Rays toward these points meet the agents' shells (catalog._agent), the body they were
-# fitted with; other objects are hidden by the agents' capsules only.
-AGENT_VISIBLE_BOX = np.array([0.7, 0.59, 0.6])
+# A simulation agent is seen by its registry points (MCS gives every agent the same 40: 8 around each of 5 rings up
+# its 0.5 x 1.6 x 0.5 box), on its model, which MCS scales to AGENT_SCALE of that box (0.96 m tall, rings of radius
+# 0.15 m), pulled in as registry points are. Rays toward them meet the agents' shells (catalog._agent); other objects
+# are hidden by the agents' capsules only.
 
 
 @functools.lru_cache(maxsize=4096)
@@ -197,8 +193,10 @@ def _shape_pattern(shape: str) -> np.ndarray | None:
 
 def shape_points(shape: str, full: tuple[float, float, float]) -> np.ndarray:
     """Visibility points of an object known only by its reported shape and box (full extents, centred), as the
-    simulator places them: its types' registry points where they share them, else the box's part_points. The expert
-    predicts with it what the simulator will see."""
+    simulator places them: its types' registry points where they share them (an agent's, on its scaled model), else
+    the box's part_points. The expert predicts with it what the simulator will see."""
+    if shape == AGENT_SHAPE:
+        return _agent_model_points(full)
     pattern = _shape_pattern(shape)
     if pattern is None:
         return part_points(full)
@@ -269,14 +267,24 @@ def _seen_by_grid(obj: SimObject) -> bool:
     return obj.is_floor or obj.structural or obj.type_name.startswith("door_")
 
 
+def _agent_model_points(full: np.ndarray | tuple[float, float, float], type_name: str | None = None) -> np.ndarray:
+    """An agent's visibility points relative to the centre of its box (full extents `full`, bottom at its feet): its
+    type's registry points (the registry's other agents' for a type it does not list, or none given: they all share
+    one set) on its model, AGENT_SCALE of the box, pulled in as registry points are."""
+    pattern = _registry_pattern(type_name) if type_name else None
+    if pattern is None:
+        pattern = next(_registry_pattern(name) for name, version in _registry_entries()
+                       if version is None and is_known_type(name) and get_object_type(name).is_agent)
+    model = np.asarray(full, float) * AGENT_SCALE
+    return np.array([0.0, (model[1] - full[1]) / 2.0, 0.0]) + _on_box(pattern, model)
+
+
 def _agent_points(world: World, agents: list[SimObject]) -> tuple[np.ndarray, np.ndarray]:
     """World points (MuJoCo frame) of the agents' visibility points, and the index of the agent each belongs to."""
     index = {id(o): i for i, o in enumerate(world.objects)}
     points, owners = [], []
     for agent in agents:
-        size = agent.size * AGENT_VISIBLE_BOX  # MCS axes
-        feet = agent.bounds_center[1] - agent.size[1] / 2.0
-        local = np.array([0.0, feet + size[1] / 2.0, 0.0]) + _BOX_POINT_SIGNS * size / 2.0
+        local = np.asarray(agent.bounds_center, float) + _agent_model_points(agent.size, agent.type_name)  # MCS axes
         mat = world.data.xmat[agent.body_id].reshape(3, 3)
         points.append(world.data.xpos[agent.body_id] + local[:, [0, 2, 1]] @ mat.T)
         owners.append(np.full(len(local), index[id(agent)]))

@@ -262,6 +262,8 @@ def test_table_1_chair_1_and_bed_1_take_their_mcs_prefabs_colliders():
     assert headboard.center[2] > 0.9 and part_bounds(headboard)[1][1] == pytest.approx(0.918, abs=2e-3)
     assert min(part_bounds(part)[0][1] for part in bed.parts if part.size[0] > 1.0) == pytest.approx(0.24, abs=2e-3)
     assert not bed.parts_with_role("trigger")
+    (block,) = get_object_type("table_3").parts_with_role("body")  # AI2-THOR's DecorativeTable: one solid box
+    assert part_bounds(block)[1][1] == pytest.approx(0.833, abs=1e-3)
 
 
 def test_chairs_sofas_and_shelves():

@@ -19,7 +19,7 @@ Frames and conventions (read this before using ``Part``)
 * Scene ``scale`` multiplies sizes *and* part centres component-wise (origin fixed).
 * The union of an object's parts (closed pose) fills its bounding box exactly, except agents
   (whose torso/head shell is narrower than the 0.5 x 0.5 footprint in z) and the types shaped by their prefab's
-  colliders (``data/prefab_geometry.json``: dishes, apples, table_1, chair_1, bed_1), whose box is the BoundingBox
+  colliders (``data/prefab_geometry.json``: dishes, apples, table_1, table_3, chair_1, bed_1), whose box is the BoundingBox
   around the prefab's mesh.
 
 Part kinds (``Part.kind``)

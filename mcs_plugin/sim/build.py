@@ -3,6 +3,8 @@ MJCF model and the World that owns it."""
 
 from __future__ import annotations
 
+import functools
+
 import itertools
 import json
 from collections import Counter
@@ -85,6 +87,15 @@ def _object_colors(obj: SceneObject) -> tuple[tuple[float, float, float], list[s
     return material_rgb(materials[0]), names
 
 
+@functools.lru_cache(maxsize=512)
+def _part_matrix(rotation: tuple[float, float, float]) -> np.ndarray:
+    """A part's rotation (Unity Euler degrees) as a read-only MuJoCo rotation matrix, once per distinct rotation (a
+    prefab's dozens of turned boxes repeat at every scene start)."""
+    matrix = unity_euler_to_mj_matrix(*rotation)
+    matrix.setflags(write=False)
+    return matrix
+
+
 def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, np.ndarray]:
     """A SimObject, its scaled parts and its local pose for one scene object."""
     otype = catalog.get_object_type(obj.type)
@@ -96,8 +107,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
     for part in otype.parts:
         centre = np.array(part.center, float) * scale
         size = np.array(part.size, float) * scale
-        rot = unity_euler_to_mj_matrix(*part.rotation)
-        parts.append((part.kind, centre, size, rot, part.role))
+        parts.append((part.kind, centre, size, _part_matrix(part.rotation), part.role))
         part_names.append(part.name)
         open_centres.append((np.array(part.open_center, float) * scale, np.array(part.open_size or part.size, float) * scale)
                             if part.open_center is not None and part.kind == "box" else None)

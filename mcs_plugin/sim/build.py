@@ -4,7 +4,6 @@ MJCF model and the World that owns it."""
 from __future__ import annotations
 
 import functools
-
 import itertools
 import json
 from collections import Counter

@@ -52,10 +52,6 @@ _ROUND_SIDES = np.array([mujoco.mjtGeom.mjGEOM_CYLINDER, mujoco.mjtGeom.mjGEOM_C
 _BOX_POINT_SIGNS = np.array(
     [[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
     + [[sign if a == axis else 0 for a in range(3)] for axis in range(3) for sign in (-1, 1)], dtype=float)
-# A simulation agent is seen by its registry points (MCS gives every agent the same 40: 8 around each of 5 rings up
-# its 0.5 x 1.6 x 0.5 box), on its model, which MCS scales to AGENT_SCALE of that box (0.96 m tall, rings of radius
-# 0.15 m), pulled in as registry points are. Rays toward them meet the agents' shells (catalog._agent); other objects
-# are hidden by the agents' capsules only.
 
 
 @functools.lru_cache(maxsize=4096)
@@ -91,7 +87,8 @@ def part_points(full: tuple[float, float, float], kind: str = PART_BOX) -> np.nd
 # MCS's object registries (mcs_object_registry.json, primitive_object_registry.json; MCSMain.AssignVisibilityPoints)
 # give many object types their own visibility points, as children of the object: a ball's 6 axis ends and 12 points
 # at 45 degrees in its axis planes, a toy-block cylinder's cardinal rim points, a toy's few points along its body.
-# AI2-THOR prefabs the registries give none (dishes, apples) keep their prefab's (data/prefab_geometry.json).
+# Prefab types the registries give none (dishes, apples, table_1, chair_1, ...) keep their prefab's
+# (data/prefab_geometry.json).
 # Those types take the registry's points instead of the generic ones, mapped from the registry's frame (the entry's
 # boundingBox times its scale, or the points' own extent where that box does not hold them: the stored registries
 # are older than 0.7.4 and some entries' sizes changed since) onto the object's box. Their places are MCS's own, so
@@ -267,6 +264,10 @@ def _seen_by_grid(obj: SimObject) -> bool:
     return obj.is_floor or obj.structural or obj.type_name.startswith("door_")
 
 
+# A simulation agent is seen by its registry points (MCS gives every agent the same 40: 8 around each of 5 rings up
+# its 0.5 x 1.6 x 0.5 box), on its model, which MCS scales to AGENT_SCALE of that box (0.96 m tall, rings of radius
+# 0.15 m), pulled in as registry points are. Rays toward them meet the agents' shells (catalog._agent); other objects
+# are hidden by the agents' capsules only.
 def _agent_model_points(full: np.ndarray | tuple[float, float, float], type_name: str | None = None) -> np.ndarray:
     """An agent's visibility points relative to the centre of its box (full extents `full`, bottom at its feet): its
     type's registry points (the registry's other agents' for a type it does not list, or none given: they all share

@@ -190,7 +190,6 @@ def test_a_version_1_scene_takes_a_sofas_legacy_points(sim):
     assert np.allclose(points[2], points[None]) and not np.allclose(points[1], points[2], atol=0.01)
 
 
-
 def _bowl_with_apple(distance: float) -> dict:
     """A bowl_6 on the floor with a half-size apple lying in it, `distance` metres ahead of the performer, who looks
     20 degrees down."""

@@ -295,7 +295,7 @@ _CENTER_MASS_AT_BOTTOM = frozenset(_REGISTRY["center_mass_at_bottom"])
 _REGISTRY_BOUNCINESS: dict[str, float] = _REGISTRY["bounciness"]
 _REGISTRY_MATERIALS: dict[str, tuple[str, ...]] = {
     name: tuple(materials) for name, materials in _REGISTRY["salient_materials"].items()}
-# Types whose shape is their AI2-THOR prefab's colliders (data/prefab_geometry.json), by type name.
+# Types whose shape is their prefab's colliders (AI2-THOR's or MCS's own; data/prefab_geometry.json), by type name.
 _PREFABS: dict[str, dict[str, Any]] = {
     name: prefab for prefab in json.loads(data_text("prefab_geometry.json"))["prefabs"] for name in prefab["types"]}
 _PREFER_DOC_SIZE = frozenset(_TABLES["prefer_doc_size"])
@@ -863,7 +863,7 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
 
 
 def _prefab_parts(prefab: dict[str, Any]) -> list[Part]:
-    """An AI2-THOR prefab's colliders and receptacle trigger boxes in its own frame (origin = the object's). One whose
+    """A prefab's colliders and receptacle trigger boxes in its own frame (origin = the object's). One whose
     origin is at its bottom is raised so that its lowest collider stands on the origin: the stored prefabs' bases dip
     up to 4 mm below it, but MCS's dishes rest with their origin on what they stand on (a bowl placed on a turntable
     at 4 times its size stays at its placed height, where a dipping base would be pushed 1 cm up)."""
@@ -1077,7 +1077,7 @@ def object_type_names() -> list[str]:
 
 
 def prefabs() -> list[dict[str, Any]]:
-    """The AI2-THOR prefabs whose colliders shape catalog types (data/prefab_geometry.json entries)."""
+    """The prefabs whose colliders shape catalog types (data/prefab_geometry.json entries)."""
     return list({id(prefab): prefab for prefab in _PREFABS.values()}.values())
 
 

@@ -268,16 +268,22 @@ def _seen_by_grid(obj: SimObject) -> bool:
 # its 0.5 x 1.6 x 0.5 box), on its model, which MCS scales to AGENT_SCALE of that box (0.96 m tall, rings of radius
 # 0.15 m), pulled in as registry points are. Rays toward them meet the agents' shells (catalog._agent); other objects
 # are hidden by the agents' capsules only.
-def _agent_model_points(full: np.ndarray | tuple[float, float, float], type_name: str | None = None) -> np.ndarray:
-    """An agent's visibility points relative to the centre of its box (full extents `full`, bottom at its feet): its
-    type's registry points (the registry's other agents' for a type it does not list, or none given: they all share
-    one set) on its model, AGENT_SCALE of the box, pulled in as registry points are."""
+@functools.lru_cache(maxsize=32)
+def _agent_pattern(type_name: str | None) -> np.ndarray:
+    """An agent type's registry points (half-size units of its box); the registry's other agents' for a type it does
+    not list, or none given (they all share one set)."""
     pattern = _registry_pattern(type_name) if type_name else None
     if pattern is None:
         pattern = next(_registry_pattern(name) for name, version in _registry_entries()
                        if version is None and is_known_type(name) and get_object_type(name).is_agent)
+    return pattern
+
+
+def _agent_model_points(full: np.ndarray | tuple[float, float, float], type_name: str | None = None) -> np.ndarray:
+    """An agent's visibility points relative to the centre of its box (full extents `full`, bottom at its feet): its
+    type's registry points on its model, AGENT_SCALE of the box, pulled in as registry points are."""
     model = np.asarray(full, float) * AGENT_SCALE
-    return np.array([0.0, (model[1] - full[1]) / 2.0, 0.0]) + _on_box(pattern, model)
+    return np.array([0.0, (model[1] - full[1]) / 2.0, 0.0]) + _on_box(_agent_pattern(type_name), model)
 
 
 def _agent_points(world: World, agents: list[SimObject]) -> tuple[np.ndarray, np.ndarray]:

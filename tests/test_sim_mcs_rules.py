@@ -235,7 +235,9 @@ def test_put_on_a_turned_seat_takes_its_spots_from_its_area_laid_along_the_room(
     quarter (its front toward -x): its open area, 0.975 wide and 0.65 deep, 0.15 m toward its front, is taken as
     0.975 m along x and 0.65 along z around (-0.15, 0). From 1.3 m in front, the middle out of reach, the ball
     goes to that rectangle's point nearest the performer where it fits: x = -0.15 - 0.4875 + 0.1, past the seat's
-    real front edge (-0.475)."""
+    real front edge (-0.475). The ray down from there meets none of the chair, so the spawn point is the trigger
+    box's bottom point, 0.05 m above its bottom (0.59 m): the ball is let go in the air in front of the seat, not
+    above the chair's top."""
     chair = {"id": "chair", "type": "sofa_chair_2", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0},
                                                                "rotation": {"x": 0, "y": 270, "z": 0}}]}
     sim.start_scene(scene(chair, ball(x=-0.7, z=0.0, diameter=0.2), start=(-1.3, 0.0), yaw=90, tilt=30))
@@ -244,6 +246,7 @@ def test_put_on_a_turned_seat_takes_its_spots_from_its_area_laid_along_the_room(
     assert outcome.status == "SUCCESSFUL"
     placed = sim.world.center(sim.world.by_id["ball"])
     assert (placed[0], placed[1]) == pytest.approx((-0.15 - 0.4875 + 0.1, 0.0), abs=0.005)
+    assert placed[2] == pytest.approx(0.59 + 0.055 + 0.1, abs=0.004)
 
 
 def test_put_on_a_block_lets_go_at_the_spawn_point_on_its_top(sim):

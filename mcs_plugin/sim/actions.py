@@ -434,7 +434,10 @@ class ActionRunner:
             dist = world.ray_to(receptacle, np.array([spot[0], spot[1], top + 0.01]), np.array([0.0, 0.0, -1.0]))
             if index and dist < 0 and not on_trigger:
                 continue  # off the receptacle
-            surface = top + 0.01 - dist if dist >= 0 else top
+            if dist >= 0:
+                surface = top + 0.01 - dist
+            else:  # off its parts: a trigger box's spawn point is its bottom point, else the receptacle's top
+                surface = low[2] if on_trigger else top
             reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface]))
             in_reach = reach <= PERFORMER_REACH - REACH_TOLERANCE
             if not (in_reach or receptacle.openable):

@@ -41,6 +41,7 @@ TIERS_WITH_WORLD_STATE = (ORACLE, DEFAULT)  # tiers whose steps report positions
 # MuJoCo geom groups: ray casts and the renderer skip PERFORMER and ABSENT (hidden, held or not yet shown). SEE_PAST
 # holds the objects that hide nothing else from view (tools; see sim/observation.py). Simulation agents' shells (the
 # body boxes their visibility points are tested against) share the performer's group: not drawn, not solid, only hit
-# by the rays toward agents' visibility points.
-GROUP_OBJECT, GROUP_STRUCTURE, GROUP_SEE_PAST, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 3, 4, 5
+# by the rays toward agents' visibility points. LOOK holds parts that are only drawn (the look of a type MCS gives
+# registry colliders of another shape): no ray meets them and nothing collides with them.
+GROUP_OBJECT, GROUP_STRUCTURE, GROUP_LOOK, GROUP_SEE_PAST, GROUP_PERFORMER, GROUP_ABSENT = 0, 1, 2, 3, 4, 5
 GROUP_AGENT_SHELL = GROUP_PERFORMER

@@ -79,7 +79,7 @@ def test_every_type_loads_with_parts_inside_its_bounds():
         lo, hi = np.array(otype.bounds_min), np.array(otype.bounds_max)
         assert np.allclose(hi - lo, otype.size)
         union_lo, union_hi = np.full(3, np.inf), np.full(3, -np.inf)
-        for part in otype.parts:
+        for part in otype.parts:  # (the union below: the drawn parts, which fill the box)
             assert isinstance(part, Part)
             assert part.kind in PART_KINDS, (name, part.kind)
             assert part.role in PART_ROLES, (name, part.role)
@@ -87,12 +87,14 @@ def test_every_type_loads_with_parts_inside_its_bounds():
             p_lo, p_hi = part_bounds(part)
             # a prefab's BoundingBox may miss its colliders by a centimetre or two (Bowl_4's walls rise 7.5 mm above it
             # once raised onto the origin, table_1's top reaches 1.6 cm past its registry box), and a registry's
-            # receptacle trigger box is the space above a table or cup
-            if name in PREFAB_TYPES:
+            # receptacle trigger box is the space above a table or cup; registry colliders (chair_2's splayed legs)
+            # may stand out of the box a little too
+            if name in PREFAB_TYPES or part.role == "collider":
                 assert part.role == "trigger" or (np.all(p_lo >= lo - 0.02) and np.all(p_hi <= hi + 0.02)), (name, part)
             else:
                 assert np.all(p_lo >= lo - TOL) and np.all(p_hi <= hi + TOL), (name, part)
-            union_lo, union_hi = np.minimum(union_lo, p_lo), np.maximum(union_hi, p_hi)
+            if part.role != "collider":
+                union_lo, union_hi = np.minimum(union_lo, p_lo), np.maximum(union_hi, p_hi)
         # the parts fill the bounding box (agents: a narrower torso in z; AI2-THOR prefabs: their colliders, which
         # leave parts of the visual mesh out)
         if name in PREFAB_TYPES:
@@ -349,7 +351,10 @@ def test_primitives_and_ramps():
     with_base = get_object_type("circle_frustum_with_base")
     assert sorted(p.kind for p in with_base.parts) == ["box", "circle_frustum"]
     tube = get_object_type("tube_wide")
-    assert len(tube.parts) == 4  # hollow: four walls around the hole
+    assert len([p for p in tube.parts if p.look]) == 4  # drawn hollow: four walls around the hole
+    ring = tube.parts_with_role("collider")  # solid: the registry's ring of 24 boxes, its hole 0.9 m across
+    assert len(ring) == 24
+    assert min(np.hypot(p.center[0], p.center[2]) - p.size[2] / 2 for p in ring) == pytest.approx(0.45, abs=1e-6)
     block = get_object_type("block_blank_wood_cylinder")
     assert block.shape == "blank block cylinder" and block.parts[0].kind == "cylinder"
 
@@ -526,3 +531,22 @@ def test_chest_floors_scale_with_height_and_domed_lids_take_the_top():
     flat = get_object_type("chest_1")
     (flat_lid,) = flat.parts_with_role("lid")
     assert flat_lid.size[1] < 0.15 * flat.size[1]
+
+
+def test_a_type_whose_registry_lists_colliders_collides_by_them_and_keeps_its_look():
+    """MCSMain.AssignColliders builds the colliders a registry entry lists in place of the prefab's: the trophy is one
+    0.19 x 0.3 x 0.14 box, a primitive cylinder twelve boxes turned 15 degrees apart (the stored registry's 2 m frame
+    laid onto the 1 m catalog cylinder); the catalog's own parts stay as their drawn look. A collider that is the
+    catalog's own part (cube, balls) changes nothing, and a toy vehicle lying across its registry frame keeps its box."""
+    trophy = get_object_type("trophy")
+    (box,) = trophy.parts_with_role("collider")
+    assert box.kind == "box" and box.size == pytest.approx((0.19, 0.3, 0.14))
+    assert box.center == pytest.approx(trophy.bounds_center)
+    look = [part for part in trophy.parts if part.look]
+    assert sorted(part.kind for part in look) == ["box", "cylinder", "cylinder"]
+    cylinder = get_object_type("cylinder").parts_with_role("collider")
+    assert len(cylinder) == 12
+    assert sorted(part.rotation[1] for part in cylinder) == pytest.approx([15.0 * k for k in range(12)])
+    assert all(part.size == pytest.approx((0.176775, 1.0, 0.98)) for part in cylinder)
+    for name in ("cube", "soccer_ball", "car_2"):
+        assert not any(part.look or part.role == "collider" for part in get_object_type(name).parts), name

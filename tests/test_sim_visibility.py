@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mcs_plugin.constants import GROUP_LOOK
 from mcs_plugin.sim.observation import REGISTRY_INSET, SAMPLE_INSET, registry_points
 from tests.sim_scenes import obj, run, scene
 
@@ -234,3 +235,19 @@ def test_an_agent_is_seen_by_its_registry_points_on_its_scaled_model(sim):
         radius = np.hypot(points[:, 0], points[:, 2] - 2.0)
         assert radius.max() == pytest.approx(0.15 - REGISTRY_INSET, abs=1e-3)
         assert points[:, 1].max() == pytest.approx(0.96 - REGISTRY_INSET, abs=2e-3) and points[:, 1].min() > 0
+
+
+def test_a_trophy_is_solid_as_its_registry_box_and_drawn_as_its_catalog_shape(sim):
+    """A trophy's collider is its registry entry's box, 0.19 m wide: a ray at the height of its thin stem, 7 cm beside
+    its axis, meets it; its look (base, stem and cup) is drawn but met by no ray and touches nothing."""
+    sim.start_scene(scene({"id": "trophy", "type": "trophy", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1}}]}))
+    world = sim.world
+    trophy = world.by_id["trophy"]
+    origin = np.array([0.07, 0.0, 0.12])  # MuJoCo axes: x, forward, up
+    (geom,), (dist,) = world.rays(origin, np.array([[0.0, 1.0, 0.0]]), 5.0)
+    assert geom in trophy.geom_ids and dist == pytest.approx(1.0 - 0.07, abs=0.005)
+    assert trophy.look_geom_ids and not world.drawn[trophy.geom_ids].any() and world.drawn[trophy.look_geom_ids].all()
+    assert (world.model.geom_group[trophy.look_geom_ids] == GROUP_LOOK).all()
+    assert not world.model.geom_contype[trophy.look_geom_ids].any()
+    (beside,), _ = world.rays(origin + np.array([0.03, 0.0, 0.0]), np.array([[0.0, 1.0, 0.0]]), 5.0)
+    assert beside not in trophy.geom_ids  # 10 cm beside the axis: past the box

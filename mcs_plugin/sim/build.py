@@ -13,7 +13,7 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.constants import (
-    GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_OBJECT, GROUP_PERFORMER, GROUP_SEE_PAST, GROUP_STRUCTURE, PERFORMER_RADIUS,
+    GROUP_ABSENT, GROUP_AGENT_SHELL, GROUP_LOOK, GROUP_OBJECT, GROUP_PERFORMER, GROUP_SEE_PAST, GROUP_STRUCTURE, PERFORMER_RADIUS,
     POSE_BODY_HEIGHT, STANDING, SUPPORT_RADIUS,
 )
 from mcs_plugin.mcs.scene import WALL_THICKNESS, PhysicsConfig, Scene, SceneObject
@@ -106,7 +106,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
     for part in otype.parts:
         centre = np.array(part.center, float) * scale
         size = np.array(part.size, float) * scale
-        parts.append((part.kind, centre, size, _part_matrix(part.rotation), part.role))
+        parts.append((part.kind, centre, size, _part_matrix(part.rotation), "look" if part.look else part.role))
         part_names.append(part.name)
         open_centres.append((np.array(part.open_center, float) * scale, np.array(part.open_size or part.size, float) * scale)
                             if part.open_center is not None and part.kind == "box" else None)
@@ -441,15 +441,16 @@ def _fmt(values) -> str:
 
 def _geom_xml(spec: _Spec, index: int, part: tuple, mass: float, meshes: list[str]) -> str:
     """MJCF for one part, in the body's frame (MuJoCo axes); an agent's shell neither collides nor occludes, a
-    receptacle's trigger box is not even drawn."""
+    receptacle's trigger box is not even drawn; a type's look is only drawn (its registry colliders are not drawn:
+    World.drawn)."""
     kind, centre, size, rot, role = part
     pos_mj = centre[[0, 2, 1]]
     size_mj = size[[0, 2, 1]]
     quat = matrix_to_quat(rot)
     name = f"{spec.name}#{index}"
-    group = {"shell": GROUP_AGENT_SHELL, "trigger": GROUP_ABSENT}.get(role, spec.group)
+    group = {"shell": GROUP_AGENT_SHELL, "trigger": GROUP_ABSENT, "look": GROUP_LOOK}.get(role, spec.group)
     common = f'name="{_xml_escape(name)}" pos="{_fmt(pos_mj)}" quat="{_fmt(quat)}" group="{group}" mass="{mass:.6g}"'
-    if role in ("shell", "trigger"):
+    if role in ("shell", "trigger", "look"):
         common += ' contype="0" conaffinity="0"'
     if kind == "box":
         return f'<geom type="box" size="{_fmt(np.maximum(size_mj / 2, 1e-4))}" {common}/>'
@@ -497,10 +498,10 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
     bodies: list[str] = []
     for spec in specs:
         obj = spec.obj
-        total_volume = sum(_part_volume(p[2]) for p in spec.parts) or 1.0
+        total_volume = sum(_part_volume(p[2]) for p in spec.parts if p[4] != "look") or 1.0
         geoms = []
         for index, part in enumerate(spec.parts):
-            mass = max(obj.mass, 1e-3) * _part_volume(part[2]) / total_volume
+            mass = 0.0 if part[4] == "look" else max(obj.mass, 1e-3) * _part_volume(part[2]) / total_volume
             geoms.append(_geom_xml(spec, index, part, mass, meshes))
         attrs = f'name="{_xml_escape(BODY_PREFIX + spec.name)}" pos="{_fmt(spec.pos)}" quat="{_fmt(matrix_to_quat(spec.mat))}"'
         if obj.dynamic:
@@ -533,14 +534,18 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
     data = mujoco.MjData(model)
     objects = [spec.obj for spec in specs]
     floor = floor_friction(scene)
+    drawn = np.ones(model.ngeom, dtype=bool)
     moved_centres = False
     for spec in specs:
         obj = spec.obj
         obj.body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, BODY_PREFIX + spec.name)
         first = model.body_geomadr[obj.body_id]
-        obj.geom_ids = list(range(first, first + model.body_geomnum[obj.body_id]))
-        obj.lid_geom_ids = [g for g, part in zip(obj.geom_ids, spec.parts) if part[4] in catalog.MOVING_ROLES]
-        for g, part, open_pose in zip(obj.geom_ids, spec.parts, obj.part_open_centres or [None] * len(spec.parts)):
+        geoms = list(range(first, first + model.body_geomnum[obj.body_id]))
+        obj.geom_ids = [g for g, part in zip(geoms, spec.parts) if part[4] != "look"]
+        obj.look_geom_ids = [g for g, part in zip(geoms, spec.parts) if part[4] == "look"]
+        obj.lid_geom_ids = [g for g, part in zip(geoms, spec.parts) if part[4] in catalog.MOVING_ROLES]
+        drawn[[g for g, part in zip(geoms, spec.parts) if part[4] == "collider"]] = False
+        for g, part, open_pose in zip(geoms, spec.parts, obj.part_open_centres or [None] * len(spec.parts)):
             # Lids swing up and drawers slide out; an opened door is taken out of the way (MCS does not
             # see an opened door from in front of it).
             if open_pose is None:
@@ -575,12 +580,13 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
         mujoco.mj_setConst(model, data)  # constants that depend on the centres of mass
     performer_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__performer__")
     world = World(model, data, objects, performer_geom)
+    world.drawn = drawn
     world.floor_grid = FloorGrid.for_scene(scene)
     world.scene_version = scene.version
     world.floor_half = scene.floor_half_extents()
     for obj in objects:
         if obj.dynamic and obj.frozen:
-            model.body_gravcomp[obj.body_id] = 1.0
+            world.set_frozen(obj, True)
         if obj.scene_object is not None and obj.scene_object.shows[0].step_begin > 0:
             world.set_present(obj, False)
         elif obj.openable and obj.is_open:

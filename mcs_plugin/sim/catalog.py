@@ -20,7 +20,8 @@ Frames and conventions (read this before using ``Part``)
 * The union of an object's parts (closed pose) fills its bounding box exactly, except agents
   (whose torso/head shell is narrower than the 0.5 x 0.5 footprint in z) and the types shaped by their prefab's
   colliders (``data/prefab_geometry.json``: dishes, apples, table_1, table_3, chair_1, bed_1), whose box is the BoundingBox
-  around the prefab's mesh.
+  around the prefab's mesh; the registry colliders of other types (role ``collider``) may leave parts of it out or stand
+  out of it a little, their look fills it.
 
 Part kinds (``Part.kind``)
 --------------------------
@@ -45,7 +46,10 @@ Part roles (``Part.role``)
 --------------------------
 Fixed parts: ``body`` ``wall`` ``floor`` ``top`` ``leg`` ``seat`` ``back`` ``arm`` ``base`` ``shelf``
 ``side`` ``frame`` ``head``; ``shell`` (an agent's body box, neither solid nor drawn: only the rays
-toward agents' visibility points meet it).  Moving parts: ``lid`` (the hinged top of an openable container),
+toward agents' visibility points meet it); ``collider`` (solid and met by rays, not drawn), for the types whose
+registry entry lists colliders of its own shape (``data/registry_colliders.json``): MCS builds their colliders from the
+registry, and their catalog parts stay as their look (``Part.look``: drawn only, neither solid, met by rays nor
+weighed).  Moving parts: ``lid`` (the hinged top of an openable container),
 ``door`` (a hinged door panel: door_4/4b, wardrobe) and ``drawer`` (sliding trays of
 changing_table).  Moving parts carry their fully-open pose as an axis-aligned box
 (``open_center``/``open_size``, may lie outside the closed bounds) and, for hinged ones, the hinge
@@ -158,8 +162,14 @@ MOVING_ROLES: tuple[str, ...] = ("lid", "door", "drawer")
 # shelves are boards of the table itself: a ray to the top shelf's floor picks the table).
 PART_ROLES: tuple[str, ...] = (
     "body", "wall", "floor", "top", "leg", "seat", "back", "arm", "base", "shelf", "side", "frame", "head", "shell",
-    "trigger",
+    "trigger", "collider",
 ) + MOVING_ROLES
+# A registry's colliders are framed by its boundingBox (times its scale) and laid onto the catalog box; an entry
+# whose frame would have to stretch x and z unevenly (more than this fraction) lies across the catalog box (the toy
+# vehicles) or would shear its turned boxes, and keeps the catalog's shape.
+REGISTRY_FRAME_TOLERANCE = 0.02
+REGISTRY_BOX_SLACK = 0.15  # a registry boundingBox frames an entry's points or colliders when none lies further out
+# than this fraction of the box's half-size (letter blocks' points stand 10 % out of theirs)
 
 
 @dataclass(frozen=True)
@@ -176,6 +186,7 @@ class Part:
     open_size: Vec3 | None = None
     hinge: Vec3 | None = None  # a point on the hinge line (lid/door)
     hinge_axis: Vec3 | None = None  # hinge line direction
+    look: bool = False  # only drawn: the type's registry colliders (role "collider") stand in for it
 
 
 @dataclass(frozen=True)
@@ -298,6 +309,9 @@ _REGISTRY_MATERIALS: dict[str, tuple[str, ...]] = {
 # Types whose shape is their prefab's colliders (AI2-THOR's or MCS's own; data/prefab_geometry.json), by type name.
 _PREFABS: dict[str, dict[str, Any]] = {
     name: prefab for prefab in json.loads(data_text("prefab_geometry.json"))["prefabs"] for name in prefab["types"]}
+# Registry entries that list colliders (MCSMain.AssignColliders builds those; data/registry_colliders.json), by type.
+_REGISTRY_COLLIDERS: dict[str, dict[str, Any]] = {
+    name: entry for entry in json.loads(data_text("registry_colliders.json"))["entries"] for name in entry["ids"]}
 _PREFER_DOC_SIZE = frozenset(_TABLES["prefer_doc_size"])
 _CENTRED_ORIGIN = frozenset(_TABLES["centred_origin"])
 _BOTTOM_ORIGIN_PREFIXES = tuple(_TABLES["bottom_origin_prefixes"])
@@ -873,6 +887,49 @@ def _prefab_parts(prefab: dict[str, Any]) -> list[Part]:
     return [_shift_y(part, float(dip)) for part in parts] if 0.0 < dip < PREFAB_BOTTOM_DIP else parts
 
 
+def _registry_collider_parts(name: str, size: Vec3, centre: Vec3) -> list[Part] | None:
+    """The colliders a type's registry entry lists, laid from the entry's frame onto the catalog box (full `size`
+    about `centre`, relative to the origin) as its visibility points are: its boundingBox times its scale where that
+    holds them, else their own extent; None where it lists none, lists mesh colliders (kept as the catalog's convex
+    shapes), or lies across the catalog box."""
+    entry = _REGISTRY_COLLIDERS.get(name)
+    if entry is None or any(c["type"] not in ("box", "sphere") for c in entry["colliders"]):
+        return None
+    raw = []
+    for collider in entry["colliders"]:
+        at = np.array([collider["position"][k] for k in "xyz"], float)
+        rotation = tuple(float(collider.get("rotation", {}).get(k, 0.0)) for k in "xyz")
+        if collider.get("assignToColliderItself"):  # the position is the box's centre in its own turned frame
+            at = _unity_rotation(rotation) @ at
+        extents = [2.0 * float(collider["radius"])] * 3 if collider["type"] == "sphere" else [
+            float(collider["scale"][k]) for k in "xyz"]
+        raw.append(_solid(collider["type"], *at, *extents, "collider", rotation=rotation))
+    scale = np.array(entry["scale"] or (1.0, 1.0, 1.0), float)
+    frame_centre = np.array([entry["boundingBox"]["position"][k] for k in "xyz"], float) * scale
+    frame_size = np.array([entry["boundingBox"]["scale"][k] for k in "xyz"], float) * scale
+    low = np.min([part_bounds(part)[0] for part in raw], axis=0)
+    high = np.max([part_bounds(part)[1] for part in raw], axis=0)
+    slack = frame_size / 2.0 * REGISTRY_BOX_SLACK
+    if np.any(low < frame_centre - frame_size / 2.0 - slack) or np.any(high > frame_centre + frame_size / 2.0 + slack):
+        frame_centre, frame_size = (low + high) / 2.0, high - low
+    ratio = np.asarray(size, float) / frame_size
+    if abs(ratio[0] - ratio[2]) > REGISTRY_FRAME_TOLERANCE * max(ratio[0], ratio[2]):
+        return None
+    if any((part.rotation[0] or part.rotation[2]) for part in raw) and \
+            abs(ratio[1] - ratio[0]) > REGISTRY_FRAME_TOLERANCE * ratio[0]:
+        return None  # a box tipped out of the horizontal would shear
+    return [replace(part, center=tuple((np.asarray(centre, float) + (np.array(part.center) - frame_centre) * ratio).tolist()),
+                    size=tuple((np.array(part.size) * ratio).tolist())) for part in raw]
+
+
+def _same_solids(parts: list[Part], others: list[Part], tolerance: float = 1e-3) -> bool:
+    """Whether two shapes are the same unturned primitives (a registry collider that is the catalog's own part)."""
+    return len(parts) == len(others) and all(
+        a.kind == b.kind and a.rotation == b.rotation == (0.0, 0.0, 0.0)
+        and np.allclose(a.center, b.center, atol=tolerance) and np.allclose(a.size, b.size, atol=tolerance)
+        for a, b in zip(parts, others))
+
+
 def _bookcase(name: str, x, y, z) -> list[Part]:
     sides = not name.endswith("_sideless")
     duplex = re.match(r"^bookcase_duplex_(\d+)_(\d+)$", name)
@@ -1037,7 +1094,11 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
     if name in _PREFABS:
         parts = _prefab_parts(_PREFABS[name])
     else:
-        parts = [_shift_y(p, -pos_y) for p in _parts_for(name, row, family, size, shape)] + _open_area_triggers(name)
+        parts = [_shift_y(p, -pos_y) for p in _parts_for(name, row, family, size, shape)]
+        colliders = _registry_collider_parts(name, size, (0.0, size[1] / 2 - pos_y, 0.0))
+        if colliders is not None and not _same_solids(colliders, parts):
+            parts = colliders + [replace(part, look=True) for part in parts]
+        parts += _open_area_triggers(name)
     children = tuple(dict.fromkeys(p.name for p in parts if p.name))
     return ObjectType(
         name=name,
@@ -1103,18 +1164,23 @@ def get_object_type(name: str) -> ObjectType:
     return _build(key, rows[key])
 
 
+def _unity_rotation(rotation: Vec3) -> np.ndarray:
+    """Rotation matrix (MCS axes) of Unity Euler degrees: R = Ry . Rx . Rz."""
+    rx, ry, rz = (math.radians(a) for a in rotation)
+    cx, sx, cy, sy, cz, sz = math.cos(rx), math.sin(rx), math.cos(ry), math.sin(ry), math.cos(rz), math.sin(rz)
+    r_x = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
+    r_y = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
+    r_z = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
+    return r_y @ r_x @ r_z
+
+
 def part_bounds(part: Part) -> tuple[np.ndarray, np.ndarray]:
     """Axis-aligned (min, max) corners of a part (closed pose) in the object's frame, with rotation."""
     center = np.asarray(part.center, float)
     half = np.asarray(part.size, float) / 2
     if not any(part.rotation):
         return center - half, center + half
-    rx, ry, rz = (math.radians(a) for a in part.rotation)
-    cx, sx, cy, sy, cz, sz = math.cos(rx), math.sin(rx), math.cos(ry), math.sin(ry), math.cos(rz), math.sin(rz)
-    r_x = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
-    r_y = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
-    r_z = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
-    extent = np.abs(r_y @ r_x @ r_z) @ half
+    extent = np.abs(_unity_rotation(part.rotation)) @ half
     return center - extent, center + extent
 
 

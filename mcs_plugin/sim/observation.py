@@ -13,7 +13,7 @@ import numpy as np
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_PERFORMER, GROUP_SEE_PAST
 from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import focal_length
-from mcs_plugin.sim.catalog import AGENT_SCALE, AGENT_SHAPE, get_object_type, is_known_type, prefabs
+from mcs_plugin.sim.catalog import AGENT_SCALE, AGENT_SHAPE, REGISTRY_BOX_SLACK, get_object_type, is_known_type, prefabs
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.datafiles import data_text
 from mcs_plugin.sim.performer import Performer
@@ -96,8 +96,6 @@ def part_points(full: tuple[float, float, float], kind: str = PART_BOX) -> np.nd
 # REGISTRY_INSET (a 3 m seesaw plank's end points stay at its end, not 0.15 m short of it).
 REGISTRY_POINTS_FILE = "registry_visibility_points.json"
 REGISTRY_INSET = 0.01  # metres
-REGISTRY_BOX_SLACK = 0.15  # a registry boundingBox frames an entry's points when none lies further out than this
-# fraction of the box's half-size (letter blocks' points stand 10 % out of theirs)
 
 
 @functools.lru_cache(maxsize=1)

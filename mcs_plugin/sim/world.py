@@ -24,11 +24,11 @@ UNITY_PHYSICS_STEP = 0.01  # seconds: one Physics.Simulate step, during which a 
 SUBSTEPS_PER_UNITY_STEP = round(UNITY_PHYSICS_STEP / PHYSICS_TIMESTEP)
 GRAVITY = 9.81  # m/s^2, downward
 
-# Geom groups a ray cast meets (by group, see constants.py): RAY_GROUPS_SEE_PAST skips tools (GROUP_SEE_PAST),
-# AGENT_RAY_GROUPS hits agents' shells (GROUP_AGENT_SHELL).
-RAY_GROUPS = np.array([1, 1, 1, 1, 0, 0], dtype=np.uint8)
-RAY_GROUPS_SEE_PAST = np.array([1, 1, 1, 0, 0, 0], dtype=np.uint8)
-AGENT_RAY_GROUPS = np.array([1, 1, 1, 0, 1, 0], dtype=np.uint8)
+# Geom groups a ray cast meets (by group, see constants.py; none meets a look, GROUP_LOOK): RAY_GROUPS_SEE_PAST skips
+# tools (GROUP_SEE_PAST), AGENT_RAY_GROUPS hits agents' shells (GROUP_AGENT_SHELL).
+RAY_GROUPS = np.array([1, 1, 0, 1, 0, 0], dtype=np.uint8)
+RAY_GROUPS_SEE_PAST = np.array([1, 1, 0, 0, 0, 0], dtype=np.uint8)
+AGENT_RAY_GROUPS = np.array([1, 1, 0, 0, 1, 0], dtype=np.uint8)
 
 CONTACT_TIMECONST = 0.015  # s: MuJoCo contact stiffness (solref time constant); soft enough for the fitted rolling
 # and sliding of balls, tools and blocks, and for stacks that stay put
@@ -41,6 +41,11 @@ FALL_SPEED = 1.0  # m/s, downward
 BOUNCE_THRESHOLD = 2.0  # m/s: the project's bounce threshold (DynamicsManager.asset); slower contacts do not bounce
 IMPACT_TIMECONST = 2 * PHYSICS_TIMESTEP
 REST_SPEED = 1e-3  # m/s (and rad/s): below this for two actions in a row, a body counts as at rest
+# 1/s: a kinematic (frozen) or ghosted body's joint damping per unit of its mass and inertia while it holds still, so
+# that what rests on it or hits it during an action does not move it (MuJoCo integrates damping implicitly; its pose is
+# also put back after each action): a ball put on a kinematic sofa sank 1.2 cm into it, its weight pushing the sofa
+# down during every action.
+HOLD_STILL_DAMPING = 1e6
 # How far an object's bottom may sit inside a kinematic mover's top and still ride it (scenes place objects a
 # centimetre into a rotating cog); plus float noise as the mover turns.
 CARRY_SINK = 0.01 + 1e-6
@@ -136,7 +141,8 @@ class ObjectState:
     a script or recoloured."""
 
     body_id: int = -1
-    geom_ids: list[int] = field(default_factory=list)
+    geom_ids: list[int] = field(default_factory=list)  # its solid geoms (every geom but its look)
+    look_geom_ids: list[int] = field(default_factory=list)  # geoms that are only drawn (catalog role "look")
     lid_geom_ids: list[int] = field(default_factory=list)
     qpos: np.ndarray | None = None  # a dynamic object's free joint (x, y, z, qw, qx, qy, qz): a view into MjData.qpos
     qvel: np.ndarray | None = None  # its (vx, vy, vz) world and (wx, wy, wz) body velocity: a view into MjData.qvel
@@ -227,9 +233,10 @@ class World:
         self.foot_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__foot__")
         self.axis_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__axis__")
         self.sole_geom = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "__sole__")
+        self.drawn = np.ones(model.ngeom, dtype=bool)  # geoms the camera draws when present (not registry colliders)
         self.geom_owner = np.full(model.ngeom, -1, dtype=np.int32)
         for index, obj in enumerate(objects):
-            self.geom_owner[obj.geom_ids] = index
+            self.geom_owner[obj.geom_ids + obj.look_geom_ids] = index
         self.script_moves: list = []  # kinematic objects scripts moved this step: (obj, pos, mat, new pos, new mat)
         self._contype = model.geom_contype.copy()
         self._conaffinity = model.geom_conaffinity.copy()
@@ -241,6 +248,7 @@ class World:
         self._stiff_geoms = np.zeros(model.ngeom, dtype=bool)
         self._soft_solref = model.geom_solref[:, 0].copy()  # each geom's own time constant, for after a landing
         self._priority = model.geom_priority.copy()
+        self._drag_damping = model.dof_damping.copy()  # Unity's drag and angular drag (build_world)
         self._dynamic_xyz = model.jnt_qposadr[free_joints][:, None] + np.arange(3)  # for gathering every position at once
         self.floor_half: tuple[float, float] = (math.inf, math.inf)  # (x, y) half extents of the floor slab
         self._spin_dofs = (model.jnt_dofadr[free_joints][:, None] + np.arange(3, 6)).ravel()
@@ -289,7 +297,7 @@ class World:
         self.wake()
         self._visibility_geoms = None
         obj.present = present
-        ids = obj.geom_ids
+        ids = obj.geom_ids + obj.look_geom_ids  # a look never collides (its contype stays 0)
         if present:
             self.model.geom_contype[ids] = 0 if obj.ghost else self._contype[ids]
             self.model.geom_conaffinity[ids] = 0 if obj.ghost else self._conaffinity[ids]
@@ -562,7 +570,15 @@ class World:
             self.model.geom_conaffinity[ids] = 0 if touches_nothing else self._conaffinity[ids]
         if obj.dynamic:
             self.model.body_gravcomp[obj.body_id] = 1.0 if (obj.frozen or obj.ghost or obj.carried) else 0.0
+            dofs = self._dofs(obj)
+            self.model.dof_damping[dofs] = (HOLD_STILL_DAMPING * self.model.dof_M0[dofs] if obj.frozen or obj.ghost
+                                            else self._drag_damping[dofs])
             obj.qvel[:] = 0.0
+
+    def _dofs(self, obj: SimObject) -> np.ndarray:
+        """The six degrees of freedom of a dynamic object's free joint."""
+        first = int(self.model.jnt_dofadr[self.model.body_jntadr[obj.body_id]])
+        return np.arange(first, first + 6)
 
     def world_bounds(self, obj: SimObject) -> np.ndarray:
         """The 8 corners (MuJoCo frame) of an object's oriented bounding box."""
@@ -1010,7 +1026,7 @@ def geom_colors(world: World) -> np.ndarray:
     """Per-geom render colours (ngeom, 3) from each owner's material colour."""
     colors = np.full((world.model.ngeom, 3), 0.5, dtype=np.float32)
     for obj in world.objects:
-        colors[obj.geom_ids] = obj.rgb
+        colors[obj.geom_ids + obj.look_geom_ids] = obj.rgb
     return colors
 
 

@@ -352,7 +352,7 @@ def _floor_with_holes(scene: Scene, size: tuple[float, float, float], origin: tu
     for z0, z1 in itertools.pairwise(zs):
         for x0, x1 in itertools.pairwise(xs):
             cx, cz = (x0 + x1) / 2.0, (z0 + z1) / 2.0
-            if any(abs(cx - hx) < 0.5 and abs(cz - hz) < 0.5 for hx, hz in holes):
+            if (round(cx), round(cz)) in holes:  # the cells are cut at every hole's edges: a hole is one cell
                 continue
             parts.append(("box", np.array([cx, top - HOLE_DEPTH / 2.0, cz]), np.array([x1 - x0, HOLE_DEPTH, z1 - z0]),
                           np.eye(3), "body"))

@@ -243,6 +243,8 @@ def _sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
     if cached is None:
         per_geom: list[np.ndarray | None] = [None] * world.model.ngeom
         for obj in world.objects:
+            for geom in obj.look_geom_ids:  # only drawn: never a visibility point's part
+                per_geom[geom] = np.zeros((0, 3))
             anchor = _registry_anchor(world, obj) if not obj.is_agent else -1
             samples = _registry_samples(world, obj, anchor) if anchor >= 0 else None
             if samples is not None:

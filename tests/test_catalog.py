@@ -550,3 +550,12 @@ def test_a_type_whose_registry_lists_colliders_collides_by_them_and_keeps_its_lo
     assert all(part.size == pytest.approx((0.176775, 1.0, 0.98)) for part in cylinder)
     for name in ("cube", "soccer_ball", "car_2"):
         assert not any(part.look or part.role == "collider" for part in get_object_type(name).parts), name
+
+
+def test_table_8_is_as_tall_as_its_docs_and_registry_entry_say():
+    """table_8's generator dims (0.45 m tall) are table_7's; the docs and MCS's registry entry (boundingBox and
+    colliders) give 0.71 m: its top collider spans 0.61-0.71 m on four legs."""
+    table = get_object_type("table_8")
+    assert table.size == pytest.approx((0.65, 0.71, 1.02))
+    top = max(table.parts_with_role("collider"), key=lambda part: part.center[1])
+    assert part_bounds(top)[0][1] == pytest.approx(0.61, abs=0.006) and part_bounds(top)[1][1] == pytest.approx(0.71, abs=0.006)

@@ -89,11 +89,11 @@ def test_every_type_loads_with_parts_inside_its_bounds():
             # once raised onto the origin, table_1's top reaches 1.6 cm past its registry box), and a registry's
             # receptacle trigger box is the space above a table or cup; registry colliders (chair_2's splayed legs)
             # may stand out of the box a little too
-            if name in PREFAB_TYPES or part.role == "collider":
+            if name in PREFAB_TYPES or part.role in ("collider", "trigger"):
                 assert part.role == "trigger" or (np.all(p_lo >= lo - 0.02) and np.all(p_hi <= hi + 0.02)), (name, part)
             else:
                 assert np.all(p_lo >= lo - TOL) and np.all(p_hi <= hi + TOL), (name, part)
-            if part.role != "collider":
+            if part.role not in ("collider", "trigger"):
                 union_lo, union_hi = np.minimum(union_lo, p_lo), np.maximum(union_hi, p_hi)
         # the parts fill the bounding box (agents: a narrower torso in z; AI2-THOR prefabs: their colliders, which
         # leave parts of the visual mesh out)
@@ -288,16 +288,19 @@ def test_chairs_sofas_and_shelves():
 
 
 def test_sofa_seats_lie_at_their_open_area():
-    """A sofa's seat top is at the height of the generator's open area, which is its trigger box, and its back
-    stands on the side away from the area (sofa_8's area lies towards -z)."""
-    for name, height, side in (("sofa_2", 0.59, 1), ("sofa_8", 0.5, -1)):
+    """A sofa's drawn seat top is at the height of the generator's open area and its back stands on the side away
+    from the area (sofa_8's area lies towards -z); the area is its trigger box where the registries give it none
+    (sofa_8), else the registry entry's box is (sofa_2: 1.95 x 0.625 m from 0.6 m up, 0.15 m towards its front)."""
+    for name, height, trigger_bottom, side in (("sofa_2", 0.59, 0.6, 1), ("sofa_8", 0.5, 0.5, -1)):
         parts = get_object_type(name).parts
         seat = next(p for p in parts if p.role == "seat")
         back = next(p for p in parts if p.role == "back")
         trigger = next(p for p in parts if p.role == "trigger")
         assert seat.center[1] + seat.size[1] / 2 == pytest.approx(height)
-        assert trigger.center[1] - trigger.size[1] / 2 == pytest.approx(height)
+        assert trigger.center[1] - trigger.size[1] / 2 == pytest.approx(trigger_bottom)
         assert back.center[2] * side < 0 < trigger.center[2] * side
+    (trigger,) = get_object_type("sofa_2").parts_with_role("trigger")
+    assert (trigger.center[2], trigger.size[0], trigger.size[2]) == pytest.approx((0.15, 1.95, 0.625))
 
 
 def test_open_top_containers_have_no_lid():

@@ -210,8 +210,8 @@ def test_put_by_image_point_places_as_by_id(sim):
 
 
 def test_put_on_a_seat_too_far_to_reach_its_middle_lets_go_over_its_open_area(sim):
-    """A sofa chair's receptacle trigger box is the generator's open area (sofa_chair_2: 0.975 x 0.65 m at 0.59 m,
-    0.15 m towards its front). Its middle out of reach, a ball goes to the area's point nearest the performer where
+    """A sofa chair's receptacle trigger box is its registry entry's (sofa_chair_2: 0.975 x 0.65 m from 0.6 m up,
+    0.15 m towards its front, where the generator's open area lies too). Its middle out of reach, a ball goes to the area's point nearest the performer where
     it fits, and is let go at AI2-THOR's spawn point: 0.05 m above the trigger box's bottom (Contains.
     GetValidSpawnPoints' BottomPoint, the seat lying at that bottom), its own bottom 0.005 above that
     (InstantiatePrefabTest.PlaceObject); it then falls onto the seat, the top of the registry's base box (0.58 m)."""
@@ -224,7 +224,7 @@ def test_put_on_a_seat_too_far_to_reach_its_middle_lets_go_over_its_open_area(si
     placed = obj(out, "ball").position
     front = 1.3 - (0.15 + 0.65 / 2)  # the area's edge nearest the performer
     assert (placed["x"], placed["z"]) == pytest.approx((0.0, front + 0.1), abs=0.005)
-    assert placed["y"] == pytest.approx(0.59 + 0.055 + 0.1 - 0.0123, abs=0.004)  # after the put's 0.05 s of fall
+    assert placed["y"] == pytest.approx(0.6 + 0.055 + 0.1 - 0.0123, abs=0.004)  # after the put's 0.05 s of fall
     out = run(sim, 8)[-1]
     assert obj(out, "ball").position["y"] == pytest.approx(0.58 + 0.1, abs=0.002)
 
@@ -236,7 +236,7 @@ def test_put_on_a_turned_seat_takes_its_spots_from_its_area_laid_along_the_room(
     0.975 m along x and 0.65 along z around (-0.15, 0). From 1.3 m in front, the middle out of reach, the ball
     goes to that rectangle's point nearest the performer where it fits: x = -0.15 - 0.4875 + 0.1, past the seat's
     real front edge (-0.475). The ray down from there meets none of the chair, so the spawn point is the trigger
-    box's bottom point, 0.05 m above its bottom (0.59 m): the ball is let go in the air in front of the seat, not
+    box's bottom point, 0.05 m above its bottom (0.6 m): the ball is let go in the air in front of the seat, not
     above the chair's top."""
     chair = {"id": "chair", "type": "sofa_chair_2", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0},
                                                                "rotation": {"x": 0, "y": 270, "z": 0}}]}
@@ -246,7 +246,7 @@ def test_put_on_a_turned_seat_takes_its_spots_from_its_area_laid_along_the_room(
     assert outcome.status == "SUCCESSFUL"
     placed = sim.world.center(sim.world.by_id["ball"])
     assert (placed[0], placed[1]) == pytest.approx((-0.15 - 0.4875 + 0.1, 0.0), abs=0.005)
-    assert placed[2] == pytest.approx(0.59 + 0.055 + 0.1, abs=0.004)
+    assert placed[2] == pytest.approx(0.6 + 0.055 + 0.1, abs=0.004)
 
 
 def test_put_on_a_block_lets_go_at_the_spawn_point_on_its_top(sim):

@@ -891,7 +891,9 @@ def _registry_collider_parts(name: str, size: Vec3, centre: Vec3) -> list[Part] 
     """The colliders a type's registry entry lists, laid from the entry's frame onto the catalog box (full `size`
     about `centre`, relative to the origin) as its visibility points are: its boundingBox times its scale where that
     holds them, else their own extent; None where it lists none, lists mesh colliders (kept as the catalog's convex
-    shapes), or lies across the catalog box."""
+    shapes), or lies across the catalog box. With them, the entry's receptacle trigger boxes (role "trigger") where
+    the boundingBox frames both and the entry has no scale of its own (the furniture: the toy blocks' are given before
+    their scale, in another frame than their colliders)."""
     entry = _REGISTRY_COLLIDERS.get(name)
     if entry is None or any(c["type"] not in ("box", "sphere") for c in entry["colliders"]):
         return None
@@ -912,6 +914,9 @@ def _registry_collider_parts(name: str, size: Vec3, centre: Vec3) -> list[Part] 
     slack = frame_size / 2.0 * REGISTRY_BOX_SLACK
     if np.any(low < frame_centre - frame_size / 2.0 - slack) or np.any(high > frame_centre + frame_size / 2.0 + slack):
         frame_centre, frame_size = (low + high) / 2.0, high - low
+    elif entry["scale"] is None:
+        raw += [_box(*(float(box["position"][k]) for k in "xyz"), *(float(box["scale"][k]) for k in "xyz"), "trigger")
+                for box in entry.get("receptacleTriggerBoxes", [])]
     ratio = np.asarray(size, float) / frame_size
     if abs(ratio[0] - ratio[2]) > REGISTRY_FRAME_TOLERANCE * max(ratio[0], ratio[2]):
         return None
@@ -1095,10 +1100,12 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
         parts = _prefab_parts(_PREFABS[name])
     else:
         parts = [_shift_y(p, -pos_y) for p in _parts_for(name, row, family, size, shape)]
-        colliders = _registry_collider_parts(name, size, (0.0, size[1] / 2 - pos_y, 0.0))
-        if colliders is not None and not _same_solids(colliders, parts):
+        registry = _registry_collider_parts(name, size, (0.0, size[1] / 2 - pos_y, 0.0))
+        colliders = [part for part in registry or [] if part.role == "collider"]
+        triggers = [part for part in registry or [] if part.role == "trigger"]
+        if registry is not None and not _same_solids(colliders, parts):
             parts = colliders + [replace(part, look=True) for part in parts]
-        parts += _open_area_triggers(name)
+        parts += triggers or _open_area_triggers(name)  # the registry's trigger boxes, else the generator's seat
     children = tuple(dict.fromkeys(p.name for p in parts if p.name))
     return ObjectType(
         name=name,

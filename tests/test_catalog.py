@@ -561,4 +561,5 @@ def test_table_8_is_as_tall_as_its_docs_and_registry_entry_say():
     table = get_object_type("table_8")
     assert table.size == pytest.approx((0.65, 0.71, 1.02))
     top = max(table.parts_with_role("collider"), key=lambda part: part.center[1])
-    assert part_bounds(top)[0][1] == pytest.approx(0.61, abs=0.006) and part_bounds(top)[1][1] == pytest.approx(0.71, abs=0.006)
+    low, high = part_bounds(top)
+    assert (low[1], high[1]) == pytest.approx((0.61, 0.71), abs=0.006)

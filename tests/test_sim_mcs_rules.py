@@ -211,8 +211,8 @@ def test_put_by_image_point_places_as_by_id(sim):
 
 def test_put_on_a_seat_too_far_to_reach_its_middle_lets_go_over_its_open_area(sim):
     """A sofa chair's receptacle trigger box is its registry entry's (sofa_chair_2: 0.975 x 0.65 m from 0.6 m up,
-    0.15 m towards its front, where the generator's open area lies too). Its middle out of reach, a ball goes to the area's point nearest the performer where
-    it fits, and is let go at AI2-THOR's spawn point: 0.05 m above the trigger box's bottom (Contains.
+    0.15 m towards its front, where the generator's open area lies too). Its middle out of reach, a ball goes to the
+    area's point nearest the performer where it fits, and is let go at AI2-THOR's spawn point: 0.05 m above the trigger box's bottom (Contains.
     GetValidSpawnPoints' BottomPoint, the seat lying at that bottom), its own bottom 0.005 above that
     (InstantiatePrefabTest.PlaceObject); it then falls onto the seat, the top of the registry's base box (0.58 m)."""
     chair = {"id": "chair", "type": "sofa_chair_2", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.3},

@@ -240,7 +240,8 @@ def test_an_agent_is_seen_by_its_registry_points_on_its_scaled_model(sim):
 def test_a_trophy_is_solid_as_its_registry_box_and_drawn_as_its_catalog_shape(sim):
     """A trophy's collider is its registry entry's box, 0.19 m wide: a ray at the height of its thin stem, 7 cm beside
     its axis, meets it; its look (base, stem and cup) is drawn but met by no ray and touches nothing."""
-    sim.start_scene(scene({"id": "trophy", "type": "trophy", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1}}]}))
+    shown = {"id": "trophy", "type": "trophy", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1}}]}
+    sim.start_scene(scene(shown))
     world = sim.world
     trophy = world.by_id["trophy"]
     origin = np.array([0.07, 0.0, 0.12])  # MuJoCo axes: x, forward, up

@@ -923,8 +923,11 @@ def _registry_collider_parts(name: str, size: Vec3, centre: Vec3) -> list[Part] 
     if any((part.rotation[0] or part.rotation[2]) for part in raw) and \
             abs(ratio[1] - ratio[0]) > REGISTRY_FRAME_TOLERANCE * ratio[0]:
         return None  # a box tipped out of the horizontal would shear
-    return [replace(part, center=tuple((np.asarray(centre, float) + (np.array(part.center) - frame_centre) * ratio).tolist()),
-                    size=tuple((np.array(part.size) * ratio).tolist())) for part in raw]
+    laid = []
+    for part in raw:
+        at = np.asarray(centre, float) + (np.array(part.center) - frame_centre) * ratio
+        laid.append(replace(part, center=tuple(at.tolist()), size=tuple((np.array(part.size) * ratio).tolist())))
+    return laid
 
 
 def _same_solids(parts: list[Part], others: list[Part], tolerance: float = 1e-3) -> bool:

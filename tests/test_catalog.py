@@ -563,3 +563,12 @@ def test_table_8_is_as_tall_as_its_docs_and_registry_entry_say():
     top = max(table.parts_with_role("collider"), key=lambda part: part.center[1])
     low, high = part_bounds(top)
     assert (low[1], high[1]) == pytest.approx((0.61, 0.71), abs=0.006)
+
+
+def test_a_type_whose_registry_entry_is_kinematic_is_kinematic_by_default():
+    """MCSMain.AssignRigidbody makes an object's rigidbody kinematic when its scene or its registry entry says so:
+    tables, sofas, beds and shelves hold still whatever their scene's moveable flag; chairs are moveable and not."""
+    for name in ("table_1", "table_8", "sofa_2", "bed_1", "shelf_1", "changing_table"):
+        assert get_object_type(name).kinematic_default, name
+    for name in ("chair_1", "chest_1", "soccer_ball", "tool_rect_0_75_x_5_00"):
+        assert not get_object_type(name).kinematic_default, name

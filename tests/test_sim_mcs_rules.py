@@ -657,3 +657,13 @@ def test_what_rests_on_kinematic_furniture_stays_on_its_surface(sim):
     out = run(sim, 10)[-1]
     assert obj(out, "ball").position["y"] == pytest.approx(0.05 + 0.58 + 0.1, abs=0.002)
     assert obj(out, "sofa").position["y"] == pytest.approx(0.05, abs=1e-6)
+
+
+def test_a_table_is_kinematic_even_when_the_scene_makes_it_moveable(sim):
+    """table_1's registry entry is kinematic, so a scene's `moveable` table is kinematic too (MCSMain.AssignRigidbody:
+    objectConfig.kinematic || objectDefinition.kinematic); a chair, whose entry is moveable and not kinematic, is not."""
+    table = {"id": "table", "type": "table_1", "moveable": True,
+             "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.5}}]}
+    chair = {"id": "chair", "type": "chair_1", "shows": [{"stepBegin": 0, "position": {"x": 1.5, "y": 0, "z": 1.5}}]}
+    sim.start_scene(scene(table, chair))
+    assert sim.world.by_id["table"].frozen and not sim.world.by_id["chair"].frozen

@@ -303,6 +303,7 @@ _MASS_OVERRIDES: dict[str, float] = _TABLES["mass_overrides"]
 _REGISTRY: dict[str, Any] = json.loads(data_text("registry_definitions.json"))
 _REGISTRY_MASSES: dict[str, float] = _REGISTRY["mass"]
 _CENTER_MASS_AT_BOTTOM = frozenset(_REGISTRY["center_mass_at_bottom"])
+_REGISTRY_KINEMATIC = frozenset(_REGISTRY["kinematic"])
 _REGISTRY_BOUNCINESS: dict[str, float] = _REGISTRY["bounciness"]
 _REGISTRY_MATERIALS: dict[str, tuple[str, ...]] = {
     name: tuple(materials) for name, materials in _REGISTRY["salient_materials"].items()}
@@ -1125,8 +1126,9 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
         is_agent=family == "agent",
         is_structural_default=name == "rotating_cog",
         family=family,
-        # Doors, turntables and separate lids (held up by placers until lidAttachment) are kinematic by default.
-        kinematic_default=family in ("door", "structure") or name == "lid",
+        # Doors, turntables, separate lids (held up by placers until lidAttachment) and the types whose registry entry
+        # says so (beds, sofas, tables, shelves...: MCSMain.AssignRigidbody) are kinematic by default.
+        kinematic_default=family in ("door", "structure") or name == "lid" or name in _REGISTRY_KINEMATIC,
         center_mass_at_bottom=name in _CENTER_MASS_AT_BOTTOM,
         bounciness=float(_REGISTRY_BOUNCINESS.get(name, 0.0)),
         child_components=children,

@@ -374,7 +374,7 @@ class EmbeddedController:
             visible = (self.world.model.geom_group < GROUP_PERFORMER) & self.world.drawn
             for obj in self.world.objects:
                 if obj.shrouded:
-                    visible[obj.geom_ids + obj.look_geom_ids] = False
+                    visible[obj.all_geom_ids] = False
             frame = self._renderer.render(self.world.data, self.performer.camera_mj(), forward, up, self._geom_rgb,
                                           visible, want_rgb=True, want_depth=want_depth, want_ids=want_mask)
             rgb, depth = frame.rgb, frame.depth

@@ -109,5 +109,5 @@ def geom_surfaces(objects: Iterable, ngeom: int, room_materials: dict[str, str])
         paths = list(source.scene_object.materials or []) if source.scene_object is not None else []
         if source.scene_object is None and obj.id in room_materials:
             paths = [room_materials[obj.id]]
-        codes[obj.geom_ids + obj.look_geom_ids] = SURFACE_CODES[surface_of(paths, obj.material_list)]
+        codes[obj.all_geom_ids] = SURFACE_CODES[surface_of(paths, obj.material_list)]
     return codes

@@ -170,6 +170,11 @@ class ObjectState:
     closed_offset: tuple | None = None  # an attached lid's attach_offset while closed (kept while it is open)
     held_by_agent: str = ""  # id of the simulation agent holding this object (associatedWithAgent)
 
+    @property
+    def all_geom_ids(self) -> list[int]:
+        """Every geom of the object: its solid ones, then its look."""
+        return self.geom_ids + self.look_geom_ids
+
 
 @dataclass
 class SimObject(ObjectState, ObjectFacts):
@@ -236,7 +241,7 @@ class World:
         self.drawn = np.ones(model.ngeom, dtype=bool)  # geoms the camera draws when present (not registry colliders)
         self.geom_owner = np.full(model.ngeom, -1, dtype=np.int32)
         for index, obj in enumerate(objects):
-            self.geom_owner[obj.geom_ids + obj.look_geom_ids] = index
+            self.geom_owner[obj.all_geom_ids] = index
         self.script_moves: list = []  # kinematic objects scripts moved this step: (obj, pos, mat, new pos, new mat)
         self._contype = model.geom_contype.copy()
         self._conaffinity = model.geom_conaffinity.copy()
@@ -297,7 +302,7 @@ class World:
         self.wake()
         self._visibility_geoms = None
         obj.present = present
-        ids = obj.geom_ids + obj.look_geom_ids  # a look never collides (its contype stays 0)
+        ids = obj.all_geom_ids  # a look never collides (its contype stays 0)
         if present:
             self.model.geom_contype[ids] = 0 if obj.ghost else self._contype[ids]
             self.model.geom_conaffinity[ids] = 0 if obj.ghost else self._conaffinity[ids]
@@ -1026,7 +1031,7 @@ def geom_colors(world: World) -> np.ndarray:
     """Per-geom render colours (ngeom, 3) from each owner's material colour."""
     colors = np.full((world.model.ngeom, 3), 0.5, dtype=np.float32)
     for obj in world.objects:
-        colors[obj.geom_ids + obj.look_geom_ids] = obj.rgb
+        colors[obj.all_geom_ids] = obj.rgb
     return colors
 
 

@@ -401,8 +401,9 @@ class EmbeddedController:
             seen = self._visible()
             goal_ids = set(self.goal.target_ids()) if self.goal is not None else set()
             listed = []
+            color_rows = colors.tolist()
             for index, obj in enumerate(world.objects):
-                color = tuple(int(c) for c in colors[index])
+                color = tuple(color_rows[index])
                 segmentation.append({"objectId": obj.id, "r": color[0], "g": color[1], "b": color[2]})
                 if obj.is_floor or (not obj.present and not obj.held and not obj.held_by_agent):
                     continue

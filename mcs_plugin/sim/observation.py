@@ -350,12 +350,13 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
     seen: dict[str, float] = {}
     objects = world.objects
     hit_geoms, dists = world.rays(cam, _grid_camera_directions(width, height) @ basis, MAX_VISIBLE_DISTANCE)
-    owners_hit = world.geom_owner[np.maximum(hit_geoms, 0)]
-    for owner, geom, dist in zip(owners_hit.tolist(), hit_geoms.tolist(), dists.tolist()):
-        if geom >= 0 and owner >= 0 and _seen_by_grid(objects[owner]):
-            object_id = objects[owner].id
-            if dist < seen.get(object_id, math.inf):
-                seen[object_id] = dist
+    owners_hit = np.where(hit_geoms >= 0, world.geom_owner[np.maximum(hit_geoms, 0)], -1)
+    by_grid = np.array([_seen_by_grid(obj) for obj in objects] + [False])  # owner -1 (none) -> False
+    keep = by_grid[owners_hit]
+    for owner, dist in zip(owners_hit[keep].tolist(), dists[keep].tolist()):
+        object_id = objects[owner].id
+        if dist < seen.get(object_id, math.inf):
+            seen[object_id] = dist
     points, owners, agent_mask = _visibility_points(world)
     if len(points) == 0:
         return seen

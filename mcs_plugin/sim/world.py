@@ -943,10 +943,10 @@ class World:
         model.geom_size[foot][0] = radius
         model.geom_rbound[foot] = radius
         horizontal = np.hypot(data.geom_xpos[:, 0] - x, data.geom_xpos[:, 1] - y) - model.geom_rbound
+        near = ((horizontal < radius) & (model.geom_contype != 0) & (model.geom_group < GROUP_PERFORMER)
+                & (model.geom_type != mujoco.mjtGeom.mjGEOM_PLANE))
         skip = set(exclude)
-        candidates = [g for g in np.nonzero(horizontal < radius)[0].tolist()
-                      if g not in skip and model.geom_contype[g] != 0 and model.geom_group[g] < GROUP_PERFORMER
-                      and model.geom_type[g] != mujoco.mjtGeom.mjGEOM_PLANE]
+        candidates = [g for g in np.flatnonzero(near).tolist() if g not in skip]
         z = top
         data.geom_xpos[foot] = (x, y, z)
         candidates = [g for g in candidates if mujoco.mj_geomDistance(model, data, foot, g, 1.0, None) > 0.0]

@@ -32,7 +32,7 @@ from sim_throughput import ACTIONS, ten_object_scene
 from mcs_plugin.sim.controller import EmbeddedController
 import mcs_plugin
 assert os.path.realpath(mcs_plugin.__file__).startswith(os.path.realpath({tree!r})), mcs_plugin.__file__
-controller = EmbeddedController({{"metadata": "oracle", "width": {width}, "height": {height}}})
+controller = EmbeddedController({{"metadata": "oracle", "width": {width}, "height": {height}, "render": {render}}})
 scene = ten_object_scene()
 controller.start_scene(scene)
 for action in itertools.islice(itertools.cycle(ACTIONS), 20):
@@ -107,15 +107,16 @@ def main() -> None:
     parser.add_argument("tree_b", help="after")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--sizes", default="600x400,64x64")
+    parser.add_argument("--sizes", default="600x400,64x64", help="WxH,... ('none': no rendering)")
     parser.add_argument("--measure", choices=("steps", "start_scene", "build_world"), default="steps")
     parser.add_argument("--starts", type=int, default=5, help="start_scene, build_world: runs of each scene per round")
     args = parser.parse_args()
     cases: dict[str, tuple[str, dict[str, object]]] = {}
     if args.measure == "steps":
         for size in args.sizes.split(","):
-            width, height = (int(v) for v in size.split("x"))
-            cases[size] = (_MEASURE, {"width": width, "height": height, "steps": args.steps})
+            render = size != "none"  # "none": oracle metadata only, as sim_throughput's last configuration
+            width, height = (int(v) for v in size.split("x")) if render else (600, 400)
+            cases[size] = (_MEASURE, {"width": width, "height": height, "render": render, "steps": args.steps})
     elif args.measure == "build_world":
         cases["build_world"] = (_BUILD, {"starts": args.starts})
     else:

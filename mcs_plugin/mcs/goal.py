@@ -140,7 +140,8 @@ class GoalMetadata:
     ) -> list[ActionTuple]:
         """Actions allowed after `step` steps, as in StepMetadata.action_list (EndHabituation params hidden)."""
         actions = self._unfiltered_action_list_at_step(step, steps_on_lava, triggered_by_sequence_incorrect, is_passive)
-        return [(action, {} if action == Action.END_HABITUATION.value else dict(params)) for action, params in actions]
+        hidden = Action.END_HABITUATION.value
+        return [(action, {} if action == hidden else dict(params)) for action, params in actions]
 
     def hidden_params_at_step(self, step: int) -> dict[str, Any]:
         """The scripted EndHabituation params (xPosition, zPosition, yRotation) for `step`, or {} if none."""

@@ -984,11 +984,11 @@ def _vertical_clearance(dist: float, fromto: np.ndarray) -> float:
     """How far a sphere may fall straight down before it can touch a convex geom `dist` away (nearest points
     `fromto`, sphere first): the plane through the geom's nearest point separates them, and the sphere closes
     on it at the downward part of their direction; inf when the geom is not below (it will never be met)."""
-    direction = fromto[3:] - fromto[:3]
-    norm = float(np.linalg.norm(direction))
+    dx, dy, dz = (fromto[3:] - fromto[:3]).tolist()
+    norm = math.sqrt(dx * dx + dy * dy + dz * dz)
     if norm < 1e-12:
         return 0.0
-    downward = -float(direction[2]) / norm
+    downward = -dz / norm
     return dist / downward if downward > 1e-9 else math.inf
 
 

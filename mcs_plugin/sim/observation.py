@@ -298,21 +298,30 @@ def _agent_points(world: World, agents: list[SimObject]) -> tuple[np.ndarray, np
     return np.concatenate(points), np.concatenate(owners)
 
 
+def _point_selection(world: World) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The visibility points of the geoms tested for visibility, less the agents' (seen by their own points): each in
+    its geom's frame, its geom and its owner; cached until those geoms or their points change."""
+    geoms, samples = world.visibility_geoms(), _sample_points_local(world)
+    cached = getattr(world, "_point_selection", None)
+    if cached is not None and cached[0] is geoms and cached[1] is samples:
+        return cached[2]
+    agent_indices = [i for i, o in enumerate(world.objects) if o.is_agent]
+    tested = geoms[~np.isin(world.geom_owner[geoms], agent_indices)]
+    all_local, all_geoms = samples
+    keep = np.isin(all_geoms, tested)
+    selection = (all_local[keep], all_geoms[keep], world.geom_owner[all_geoms[keep]])
+    world._point_selection = (geoms, samples, selection)
+    return selection
+
+
 def _visibility_points(world: World) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """World points (MuJoCo frame) of every present object's visibility points, the object index of each and
     whether it is a simulation agent's."""
     data = world.data
-    geoms = world.visibility_geoms()
-    agents = [o for o in world.objects if o.is_agent and o.present]
-    if agents:
-        agent_indices = [i for i, o in enumerate(world.objects) if o.is_agent]
-        geoms = geoms[~np.isin(world.geom_owner[geoms], agent_indices)]
-    all_local, all_geoms = _sample_points_local(world)
-    keep = np.isin(all_geoms, geoms)
-    local, point_geoms = all_local[keep], all_geoms[keep]
+    local, point_geoms, owners = _point_selection(world)
     rot = data.geom_xmat[point_geoms].reshape(-1, 3, 3)
     points = data.geom_xpos[point_geoms] + np.einsum("pij,pj->pi", rot, local)
-    owners = world.geom_owner[point_geoms]
+    agents = [o for o in world.objects if o.is_agent and o.present]
     agent_mask = np.zeros(len(points), dtype=bool)
     if agents:
         agent_points, agent_owners = _agent_points(world, agents)
@@ -326,7 +335,9 @@ def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: n
     another object's point passes through tools (GROUP_SEE_PAST), one toward a tool's own point meets it; only rays
     toward an agent's points meet agents' shells."""
     geoms = world.visibility_geoms()
-    tool_point = np.isin(owners, world.geom_owner[geoms[world.model.geom_group[geoms] == GROUP_SEE_PAST]])
+    tools = np.zeros(len(world.objects) + 1, dtype=bool)  # by owner; the last entry for owner -1
+    tools[world.geom_owner[geoms[world.model.geom_group[geoms] == GROUP_SEE_PAST]]] = True
+    tool_point = tools[owners]
     hit_geoms, dists = np.full(len(directions), -1, dtype=np.int32), np.full(len(directions), -1.0)
     for which, groups in ((~tool_point & ~agent_point, RAY_GROUPS_SEE_PAST), (tool_point & ~agent_point, RAY_GROUPS),
                           (agent_point, AGENT_RAY_GROUPS)):

@@ -277,6 +277,13 @@ def _add_conformance_arguments(parser: argparse.ArgumentParser) -> None:
                              "expected outputs turned the same way (see mcs_plugin/conformance_variants.py)")
     parser.add_argument("--mirror", action="store_true",
                         help="replay every test mirrored left to right (x -> -x), before any --turn")
+    parser.add_argument("--details", action="store_true",
+                        help="after the report, list every failing value of every failing test (step, field, "
+                             "expected, got)")
+    parser.add_argument("--plot", metavar="FOLDER",
+                        help="for every failing test, write FOLDER/<test>.<tier>.png (paths recorded against "
+                             "replayed, failing values by step) and <test>.<tier>.replayed.json (our outputs in "
+                             "the recorded format)")
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -287,20 +294,42 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         print(f"error: {args.directory}: no such folder", file=sys.stderr)
         return 2
     tiers = tuple(dict.fromkeys(args.metadata)) if args.metadata else TIERS
+    keep = bool(args.plot)
     if args.turn or args.mirror:
-        results = _run_variant_corpus(args, tiers)
+        results = _run_variant_corpus(args, tiers, keep)
     else:
-        results = run_corpus(args.directory, tiers=tiers, tests=args.test, progress=not args.no_progress)
+        results = run_corpus(args.directory, tiers=tiers, tests=args.test, progress=not args.no_progress,
+                             keep_outputs=keep)
     if args.write_passing:
         Path(args.write_passing).write_text(json.dumps(passing_tests(results), indent=1) + "\n")
     if args.json:
         print(json.dumps(to_json(results)))
     else:
         print(format_report(results))
+    failing = [test for tier_result in results.values() for test in tier_result.results if not test.passed]
+    if args.details:
+        listing = sys.stderr if args.json else sys.stdout  # --json keeps stdout one JSON object
+        for test in failing:
+            print(f"\n{test.name} ({test.tier}): {len(test.failures)} failing values", file=listing)
+            for failure in test.failures:
+                print(f"  {failure.describe()}", file=listing)
+    if args.plot:
+        _plot_failing(failing, Path(args.plot))
     return 0
 
 
-def _run_variant_corpus(args: argparse.Namespace, tiers: Sequence[str]) -> Any:
+def _plot_failing(failing: Sequence[Any], folder: Path) -> None:
+    """conformance --plot: a picture and the replayed outputs of every failing test (see conformance_plot)."""
+    from mcs_plugin.conformance_plot import plot_test, write_replayed
+
+    for test in failing:
+        if test.recorded:
+            plot_test(test, folder / f"{test.name}.{test.tier}.png")
+            write_replayed(test, folder / f"{test.name}.{test.tier}.replayed.json")
+    print(f"{len(failing)} failing tests drawn in {folder}" if failing else "no failing tests to draw", file=sys.stderr)
+
+
+def _run_variant_corpus(args: argparse.Namespace, tiers: Sequence[str], keep_outputs: bool) -> Any:
     """run_corpus over a turned or mirrored copy of the corpus (see mcs_plugin.conformance_variants)."""
     import tempfile
 
@@ -313,7 +342,7 @@ def _run_variant_corpus(args: argparse.Namespace, tiers: Sequence[str]) -> Any:
         print(f"{variant}: {len(written)} tests", file=sys.stderr)
         for name, reason in left_out.items():
             print(f"  left out {name}: {reason}", file=sys.stderr)
-        return run_corpus(folder, tiers=tiers, progress=not args.no_progress)
+        return run_corpus(folder, tiers=tiers, progress=not args.no_progress, keep_outputs=keep_outputs)
 
 
 # -- parser -------------------------------------------------------------------------------------------------

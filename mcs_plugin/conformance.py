@@ -86,6 +86,8 @@ class TestResult:
     failures: list[FieldFailure] = field(default_factory=list)
     error: str | None = None
     steps_compared: int = 0
+    recorded: list[dict[str, Any]] = field(default_factory=list)  # with keep_outputs: the compared recorded entries
+    replayed: list[dict[str, Any]] = field(default_factory=list)  # ...and ours, in their format (replayed_entry)
 
     @property
     def failed_fields(self) -> list[str]:
@@ -128,7 +130,8 @@ class TierResult:
 
 
 # -- comparison ---------------------------------------------------------------------------------------------
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
+    """Whether a value is an int or float (booleans are not numbers here)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -149,12 +152,12 @@ def values_match(expected: Any, actual: Any) -> bool:
     """Whether an actual output value satisfies an expected one (the corpus README's rules)."""
     if isinstance(expected, bool) or isinstance(actual, bool):
         return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
-    if _is_number(expected) and _is_number(actual):
+    if is_number(expected) and is_number(actual):
         if math.isnan(actual) or math.isnan(expected):
             return False
         return math.isclose(expected, actual, rel_tol=REL_TOL, abs_tol=ABS_TOL)
-    if isinstance(expected, list) and _is_number(actual):
-        if not expected or not all(_is_number(v) for v in expected):
+    if isinstance(expected, list) and is_number(actual):
+        if not expected or not all(is_number(v) for v in expected):
             return False
         return min(expected) - RANGE_EPSILON <= actual <= max(expected) + RANGE_EPSILON
     if isinstance(expected, list) and isinstance(actual, list):
@@ -265,13 +268,19 @@ def _mismatches(fields: Mapping[str, Any], actual: Any, expected: Mapping[str, A
             yield key, want, value
 
 
+def _reported_objects(actual: Any) -> dict[Any, Any]:
+    """A step output's objects and structural objects by id (the first of an id wins)."""
+    reported: dict[Any, Any] = {}
+    for obj in list(getattr(actual, "object_list", None) or []) + list(getattr(actual, "structural_object_list", None) or []):
+        reported.setdefault(getattr(obj, "uuid", None), obj)
+    return reported
+
+
 def compare_step(expected: Mapping[str, Any], actual: Any, step: int = 0) -> list[FieldFailure]:
     """Every mismatch between one expected step entry and one step output (StepMetadata or a look-alike)."""
     failures = [FieldFailure(step, key, want, value)
                 for key, want, value in _mismatches(STEP_FIELDS, actual, expected, OBJECT_LISTS)]
-    reported = {}
-    for obj in list(getattr(actual, "object_list", None) or []) + list(getattr(actual, "structural_object_list", None) or []):
-        reported.setdefault(getattr(obj, "uuid", None), obj)
+    reported = _reported_objects(actual)
     for group in OBJECT_LISTS:
         for want_obj in expected.get(group) or []:
             object_id = want_obj.get("id")
@@ -281,6 +290,29 @@ def compare_step(expected: Mapping[str, Any], actual: Any, step: int = 0) -> lis
             failures.extend(FieldFailure(step, f"{group}.{key}", want, value, object_id)
                             for key, want, value in _mismatches(OBJECT_FIELDS, obj, want_obj, ("id",)))
     return failures
+
+
+def replayed_entry(expected: Mapping[str, Any], actual: Any) -> dict[str, Any]:
+    """A step output in the recorded entry's format: the value it gives for each key the entry has, as compared
+    (objects matched by id; keys and objects it does not report are left out)."""
+    entry = {}
+    for key in expected:
+        value = _MISSING if key in OBJECT_LISTS else _actual_value(STEP_FIELDS, actual, key)
+        if value is not _MISSING:
+            entry[key] = plain(value)
+    reported = _reported_objects(actual)
+    for group in OBJECT_LISTS:
+        if group not in expected:
+            continue
+        entry[group] = []
+        for want_obj in expected.get(group) or []:
+            obj = reported.get(want_obj.get("id"))
+            if obj is None:
+                continue
+            values = {key: _actual_value(OBJECT_FIELDS, obj, key) for key in want_obj if key != "id"}
+            entry[group].append({"id": want_obj.get("id"),
+                                 **{key: plain(v) for key, v in values.items() if v is not _MISSING}})
+    return entry
 
 
 # -- corpus files -------------------------------------------------------------------------------------------
@@ -363,13 +395,15 @@ def run_test(
     test_name: str,
     tier: str,
     controller_factory: Callable[[dict[str, Any]], Any] | None = None,
+    keep_outputs: bool = False,
 ) -> TestResult:
     """Replay one test at one tier and compare every recorded step output.
 
     Outputs 0..len(actions) are compared (extra recorded entries are ignored, as MCS does). A step that raises
     is recorded as an ``exception:<Type>`` failure and stops the test; a None output before the recorded outputs
     run out is a ``step_output`` failure and stops it too. `controller_factory(config)` defaults to
-    EmbeddedController (tests may pass a fake).
+    EmbeddedController (tests may pass a fake). With `keep_outputs` the result also holds the compared recorded entries
+    and ours in their format (``recorded``, ``replayed``), for conformance_plot.
     """
     test_dir = corpus_files_dir(test_dir)
     result = TestResult(name=test_name, tier=tier, passed=False)
@@ -403,6 +437,9 @@ def run_test(
         for index in range(n_compare):
             try:
                 result.failures.extend(compare_step(expected_list[index], output, index))
+                if keep_outputs:
+                    result.recorded.append(expected_list[index])
+                    result.replayed.append(replayed_entry(expected_list[index], output))
             except Exception as error:  # noqa: BLE001 - an output of an unexpected shape fails this test only
                 result.error = f"comparing output {index}: {type(error).__name__}: {error}"
                 result.failures.append(_exception_failure(index, "comparable output", error))
@@ -444,10 +481,11 @@ def run_corpus(
     tests: Iterable[str] | None = None,
     progress: bool = True,
     controller_factory: Callable[[dict[str, Any]], Any] | None = None,
+    keep_outputs: bool = False,
 ) -> dict[str, TierResult]:
     """Run every test (or those selected by `tests`, see discover_tests) at each tier; a tqdm bar on stderr.
 
-    A test with no recorded outputs for a tier is left out of that tier.
+    A test with no recorded outputs for a tier is left out of that tier; `keep_outputs` as for run_test.
     """
     from tqdm import tqdm
 
@@ -460,7 +498,7 @@ def run_corpus(
               disable=None if progress else True) as bar:  # None: drawn only when stderr is a terminal
         for tier, name in plan:
             bar.set_postfix_str(f"{tier} {name}", refresh=False)
-            per_tier[tier].append(run_test(test_dir, name, tier, controller_factory))
+            per_tier[tier].append(run_test(test_dir, name, tier, controller_factory, keep_outputs))
             bar.update(1)
     return {tier: TierResult.from_results(tier, per_tier[tier]) for tier in tiers}
 

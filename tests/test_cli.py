@@ -149,6 +149,18 @@ def test_conformance_text_report(capsys):
     assert "level1: " in capsys.readouterr().out
 
 
+def test_conformance_details_and_plot_show_every_failing_value(doctored_corpus, tmp_path, capsys):
+    folder = tmp_path / "pictures"
+    assert main(["conformance", str(doctored_corpus), "--metadata", "oracle", "--no-progress", "--details",
+                 "--plot", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "001.empty_room_movement (oracle): 3 failing values" in out
+    listed = [line.strip() for line in out.splitlines() if line.startswith("  step ")]
+    assert listed[0].startswith("step 5 position_x: expected 0.7, got 0.2") and len(listed) == 3
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "001.empty_room_movement.oracle.png", "001.empty_room_movement.oracle.replayed.json"]
+
+
 def test_conformance_writes_the_passing_tests(tmp_path, capsys):
     out = tmp_path / "passing.json"
     assert main(["conformance", str(CORPUS), "--metadata", "level1", "--test", "001", "004", "--no-progress",

@@ -10,8 +10,8 @@ import pytest
 
 from mcs_plugin import conformance
 from mcs_plugin.conformance import (
-    FieldFailure, TestResult, TierResult, compare_step, discover_tests, format_report, run_corpus, run_test,
-    tier_config, to_json, values_match,
+    FieldFailure, TestResult, TierResult, compare_step, discover_tests, format_report, replayed_entry, run_corpus,
+    run_test, tier_config, to_json, values_match,
 )
 
 CORPUS = Path(__file__).parent / "data" / "conformance"
@@ -145,6 +145,22 @@ def test_object_rotation_rounding_and_legacy_keys():
     assert fields(compare_step(expected, actual)) == ["objects.rotation_y", "objects.isOpen"]
 
 
+def test_replayed_entry_gives_what_the_output_says_in_the_recorded_format():
+    actual = step(return_status="OBSTRUCTED", head_tilt=9.6, rotation=370.4,
+                  object_list=[obj("ball", position={"x": 1.0, "y": 0.1, "z": 2.0}, rotation={"x": 0, "y": -1, "z": 0})],
+                  structural_object_list=[obj("wall_back", visible=True)])
+    expected = {"return_status": "SUCCESSFUL", "head_tilt": 10, "rotation_y": 10, "pickupable": True,
+                "objects": [{"id": "ball", "position_x": 0.0, "position_z": 2.0, "rotation_y": 0, "pickupable": True},
+                            {"id": "ghost", "position_x": 9.0}],
+                "structural_objects": [{"id": "wall_back", "visible": False}]}
+    assert replayed_entry(expected, actual) == {
+        "return_status": "OBSTRUCTED", "head_tilt": 10, "rotation_y": 10,   # rounded as compared; no pickupable
+        "objects": [{"id": "ball", "position_x": 1.0, "position_z": 2.0, "rotation_y": 359}],  # the ghost: not reported
+        "structural_objects": [{"id": "wall_back", "visible": True}]}
+    # compared against its own replay, an output has no failures
+    assert compare_step(replayed_entry(expected, actual), actual) == []
+
+
 # -- runner with a fake controller --------------------------------------------------------------------------
 class FakeController:
     """Returns the same canned outputs: step n has step_number n; `fail_at` raises, `end_at` returns None."""
@@ -264,6 +280,34 @@ def test_empty_room_movement_oracle_passes():
     assert result.error is None, result.error
     assert result.passed, "\n".join(f.describe() for f in result.failures[:20])
     assert result.steps_compared == 21
+
+
+def test_a_kept_replay_draws_the_paths_and_the_failing_values(doctored_corpus, tmp_path):
+    from matplotlib.image import imread
+
+    from mcs_plugin.conformance_plot import failing_rows, plot_test, tracks, write_replayed
+    from tests.conftest import DOCTORED_STEPS
+
+    result = run_test(doctored_corpus, "001.empty_room_movement", "oracle", keep_outputs=True)
+    assert len(result.recorded) == len(result.replayed) == result.steps_compared == 21
+    assert failing_rows(result) == {"position_x": list(DOCTORED_STEPS)}
+    recorded, replayed = tracks(result.recorded), tracks(result.replayed)
+    assert set(recorded) == set(replayed) == {"performer", "ceiling", "wall_back", "wall_front", "wall_left",
+                                              "wall_right"}
+    apart = [a[0] for a, b in zip(recorded["performer"], replayed["performer"])
+             if not values_match(list(a), list(b))]  # (step, x, z)
+    assert apart == list(DOCTORED_STEPS)
+    picture = plot_test(result, tmp_path / "001.png")
+    assert imread(picture).shape[:2] == (558, 1170)  # 13 x 6.2 inches at 90 dpi
+    written = json.loads(write_replayed(result, tmp_path / "001.replayed.json").read_text())
+    assert written == result.replayed and written[3]["structural_objects"][1]["id"] == "wall_back"
+
+
+def test_a_replay_kept_no_outputs_cannot_be_drawn(tmp_path):
+    from mcs_plugin.conformance_plot import plot_test
+
+    with pytest.raises(ValueError, match="keep_outputs"):
+        plot_test(TestResult("001.x", "oracle", False), tmp_path / "x.png")
 
 
 def test_run_corpus_on_a_few_tests_is_well_formed():

@@ -212,29 +212,6 @@ def test_what_a_container_on_a_rotating_cog_holds_rides_with_it(sim):
     assert obj(out, "chest").rotation["y"] == pytest.approx(90, abs=1)
 
 
-def test_a_tall_cog_is_stood_on_at_its_top_where_a_separate_container_rests_on_its_base(sim):
-    """A cog at y 0.05 with y scale 4 is 0.08 m tall (the generator's 0.02 at scale 1): its top is 0.09 m up and the
-    camera of a performer on it 0.762 m above that; a separate_container (scale 0.4) rests on it with its origin 0.01 m
-    above the top (its base reaches below its origin), and a ball dropped into it rests on its floor."""
-    from mcs_plugin.sim.catalog import SEPARATE_CONTAINER_BASE, get_object_type
-
-    def shown(object_id, kind, y, size):
-        return {"id": object_id, "type": kind,
-                "shows": [{"stepBegin": 0, "position": {"x": 1.0, "y": y, "z": 1.0}, "scale": {"x": size, "y": size, "z": size}}]}
-
-    cog = {"id": "cog", "type": "rotating_cog", "structure": True,
-           "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.05, "z": 0}, "scale": {"x": 3, "y": 4, "z": 3}}]}
-    out = sim.start_scene(scene(cog, shown("box", "separate_container", 0.1, 0.4), shown("ball", "soccer_ball", 0.45, 1.5),
-                                start=(0.0, 0.0)))
-    top = 0.05 + 4 * 0.02 / 2
-    assert out.camera_height == pytest.approx(top + 0.762, abs=1e-3)
-    out = run(sim, 10)[-1]
-    assert obj(out, "box").position["y"] == pytest.approx(top + 0.4 * SEPARATE_CONTAINER_BASE, abs=1e-3)
-    floor = get_object_type("separate_container").parts_with_role("floor")[0]
-    floor_top = obj(out, "box").position["y"] + 0.4 * (floor.center[1] + floor.size[1] / 2)
-    assert obj(out, "ball").position["y"] == pytest.approx(floor_top + 1.5 * 0.11, abs=2e-3)
-
-
 def tool(object_id: str = "tool", x: float = 0.0, z: float = 0.5, kind: str = "tool_rect_1_00_x_9_00") -> dict:
     """A moveable tool lying on the floor, pointing along z."""
     return {"id": object_id, "type": kind, "shows": [{"stepBegin": 0, "position": {"x": x, "y": 0.15, "z": z}}]}

@@ -131,12 +131,14 @@ MESH_KINDS: tuple[str, ...] = (
 # 3 m cog whose nominal edge is 0.2 m from the body's axis, not 0.3 m, and a body whose axis is 0.126 m past a 1.08 m
 # collider's edge stays on the cog instead of falling off (1.09-1.12 fit two recorded walks, 1.14 does not).
 COG_DIAMETER = 1.1
-# ...and it is the generator's 0.02 m tall at scale 1 (origin at its centre): a performer on a cog at y 0.05 with y scale
-# 4 sees from 0.852 m, its top 0.09 m up, and a 0.1 m block on a scale-1 cog at y 0.01 reports 0.07.
-COG_HEIGHT = 0.02
-# A separate_container's walls and floor reach this far (of its nominal height) below its origin: on the 4x-tall cog's
-# top (0.09 m) it stays at 0.1 m, with its lid on its top at 0.5 m and a ball inside at 0.28 m (scale 0.4).
-SEPARATE_CONTAINER_BASE = 0.025
+# ...and it is 0.025 m tall at scale 1 (origin at its centre), not the generator's 0.02: containers shown at y 0.1 on
+# a cog at y 0.05 with y scale 4 stay at 0.1, while a 0.1 m block on a scale-1 cog at y 0.01 still
+# reports 0.07.
+COG_HEIGHT = 0.025
+# A prefab whose lowest collider lies less than this below its origin has its origin at its bottom (m): the dishes'
+# bases and table_1's legs dip 0.5-4 mm; chair_1's splayed legs, 1.25 cm (its registry box reaches 1 cm below the
+# origin, so it is left to settle on them), and an apple's lowest point lies 5 cm below its centred origin.
+PREFAB_BOTTOM_DIP = 0.01
 # A lidded container's floor is 9 % of its height thick: a soccer ball in a 1.5x chest_2 rests with its centre 0.177 m
 # above the chest's origin (8.5-9.5 % fit its 35 steps), and chest_1 balls are unchanged.
 CONTAINER_FLOOR_FRACTION = 0.09
@@ -876,10 +878,14 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
 
 
 def _prefab_parts(prefab: dict[str, Any]) -> list[Part]:
-    """A prefab's colliders and receptacle trigger boxes in its own frame (origin = the object's), as stored (the
-    dishes' bases and table_1's legs dip 0.5-4 mm below the origin)."""
-    return [_solid(shape.get("kind", "box"), *shape["center"], *shape["size"], role, rotation=tuple(shape["rotation"]))
-            for key, role in (("colliders", "body"), ("receptacle_trigger_boxes", "trigger")) for shape in prefab[key]]
+    """A prefab's colliders and receptacle trigger boxes in its own frame (origin = the object's). One whose
+    origin is at its bottom is raised so that its lowest collider stands on the origin: the stored prefabs' bases dip
+    up to 4 mm below it, but MCS's dishes rest with their origin on what they stand on (a bowl placed on a turntable
+    at 4 times its size stays at its placed height, where a dipping base would be pushed 1 cm up)."""
+    parts = [_solid(shape.get("kind", "box"), *shape["center"], *shape["size"], role, rotation=tuple(shape["rotation"]))
+             for key, role in (("colliders", "body"), ("receptacle_trigger_boxes", "trigger")) for shape in prefab[key]]
+    dip = -min(part_bounds(part)[0][1] for part in parts if part.role == "body")
+    return [_shift_y(part, float(dip)) for part in parts] if 0.0 < dip < PREFAB_BOTTOM_DIP else parts
 
 
 def _registry_collider_parts(name: str, size: Vec3, centre: Vec3) -> list[Part] | None:
@@ -1063,9 +1069,6 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
     elif pos_y is None:
         pos_y = 0.0
     pos_y = _clamp(float(pos_y), 0.0, size[1])
-    if name == "separate_container":
-        pos_y = SEPARATE_CONTAINER_BASE * size[1]
-        size = (size[0], size[1] + pos_y, size[2])
 
     # ---- mass
     mass = _REGISTRY_MASSES.get(name) or _REGISTRY_MASSES.get(base_name) or _MASS_OVERRIDES.get(name)

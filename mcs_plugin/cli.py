@@ -322,11 +322,11 @@ def _plot_failing(failing: Sequence[Any], folder: Path) -> None:
     """conformance --plot: a picture and the replayed outputs of every failing test (see conformance_plot)."""
     from mcs_plugin.conformance_plot import plot_test, write_replayed
 
-    for test in failing:
-        if test.recorded:
-            plot_test(test, folder / f"{test.name}.{test.tier}.png")
-            write_replayed(test, folder / f"{test.name}.{test.tier}.replayed.json")
-    print(f"{len(failing)} failing tests drawn in {folder}" if failing else "no failing tests to draw", file=sys.stderr)
+    drawn = [test for test in failing if test.recorded]  # a test stopped before its first output has nothing to draw
+    for test in drawn:
+        plot_test(test, folder / f"{test.name}.{test.tier}.png")
+        write_replayed(test, folder / f"{test.name}.{test.tier}.replayed.json")
+    print(f"{len(drawn)} of {len(failing)} failing tests drawn in {folder}", file=sys.stderr)
 
 
 def _run_variant_corpus(args: argparse.Namespace, tiers: Sequence[str], keep_outputs: bool) -> Any:

@@ -65,13 +65,17 @@ class FieldFailure:
     actual: Any
     object_id: str | None = None
 
+    @property
+    def label(self) -> str:
+        """The failing value's name with its object: 'objects[ball].position_x', 'return_status'."""
+        if self.object_id is None:
+            return self.field
+        group, _, key = self.field.partition(".")
+        return f"{group}[{self.object_id}].{key}"
+
     def describe(self) -> str:
         """'step 3 objects[ball].position_x: expected 1.0, got 1.2'."""
-        name = self.field
-        if self.object_id is not None:
-            group, _, key = self.field.partition(".")
-            name = f"{group}[{self.object_id}].{key}"
-        return f"step {self.step} {name}: expected {self.expected!r}, got {self.actual!r}"
+        return f"step {self.step} {self.label}: expected {self.expected!r}, got {self.actual!r}"
 
 
 @dataclass

@@ -32,11 +32,7 @@ def failing_rows(result: TestResult) -> dict[str, list[int]]:
     """The steps at which each failing value failed, by row name ('return_status', 'objects[ball].position_x')."""
     rows: dict[str, list[int]] = {}
     for failure in result.failures:
-        name = failure.field
-        if failure.object_id is not None:
-            group, _, key = failure.field.partition(".")
-            name = f"{group}[{failure.object_id}].{key}"
-        rows.setdefault(name, []).append(failure.step)
+        rows.setdefault(failure.label, []).append(failure.step)
     return rows
 
 

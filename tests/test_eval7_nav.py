@@ -19,6 +19,7 @@ from sim_scenes import DATA, scene
 
 SHELL_GAME = DATA / "eval7" / "eval_7_interactive_shell_game_0001_01.json"
 DOORWAY_ONLY = DATA / "eval7" / "eval_7_interactive_support_relations_0001_11.json"
+THROUGH_THE_FRONT = DATA / "eval7" / "eval_7_interactive_support_relations_0001_03.json"
 COLLISION = DATA / "eval7" / "eval_7_interactive_collision_0001_03.json"
 
 
@@ -91,6 +92,15 @@ def test_expert_opens_the_door_when_only_its_doorway_sees_the_target(controller)
     run = run_expert(str(DOORWAY_ONLY), controller=controller, max_steps=80, expert=expert)
     assert run.ended == "step limit", run.ended
     assert [door for door, _ in expert._doors.values()] == ["door_d13c64a7-f8bf-403f-a1bd-a8ebff3d99f2"]
+
+
+def test_expert_takes_the_target_through_a_support_containers_open_front(controller):
+    """The support-relations container stays on the far platform with its top 2 m up, above the camera: no pose
+    sees into it over its walls, so the last, wall-less aim is the one that holds, and the target is taken through
+    the container's open front from the doorway."""
+    run = run_expert(str(THROUGH_THE_FRONT), controller=controller, record_actions=True)
+    assert run.success, run.ended
+    assert "OpenObject" in run.actions and run.actions[-2] == "PickupObject"
 
 
 def test_a_door_noted_for_a_target_is_forgotten_once_the_target_rolls_away(controller):

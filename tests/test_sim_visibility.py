@@ -223,6 +223,26 @@ def test_a_bowl_is_seen_by_its_prefabs_visibility_points(sim):
     assert len(rim) == 8 and np.ptp(rim[:, 1]) < 1e-6
 
 
+def _ball_in_channel(turn: float) -> dict:
+    """A soccer ball resting on the floor of a 1 m container_symmetric_03 (placed in it as the scene generator does,
+    by locationParent) 2 m ahead, the container turned `turn` degrees."""
+    container = {"id": "container", "type": "container_symmetric_03", "kinematic": True,
+                 "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 2}, "rotation": {"x": 0, "y": turn, "z": 0}}]}
+    ball = {"id": "ball", "type": "soccer_ball", "kinematic": True, "locationParent": "container",
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.215, "z": 0}}]}
+    return scene(container, ball)
+
+
+def test_a_ball_in_a_support_container_is_seen_through_its_open_front_only(sim):
+    """A support-relations container is a channel open from front to back between two blocks, so a ball in it is
+    seen from in front at eye level below its 1 m top; turned a quarter, a block stands between."""
+    sim.start_scene(_ball_in_channel(0.0))
+    out = run(sim, 2)[-1]
+    assert obj(out, "ball").visible and obj(out, "ball").position["y"] == pytest.approx(0.215, abs=1e-3)
+    sim.start_scene(_ball_in_channel(90.0))
+    assert not obj(run(sim, 2)[-1], "ball").visible
+
+
 def test_an_agent_is_seen_by_its_registry_points_on_its_scaled_model(sim):
     """MCS's registry gives every agent 40 points, 8 around each of 5 rings up its 0.5 x 1.6 x 0.5 box; its model is
     scaled to 0.6 of that box, so the rings have a radius of 0.15 m and the top one is 0.96 m up, each pulled in 1 cm

@@ -569,7 +569,8 @@ class Expert:
         """(goal, kind, action) of the next step of fetching an object: open its closed container, or pick it up.
 
         Aims are tried strict first (the middle of the object, container walls as high as the container) and
-        relaxed when no pose satisfies them (a bigger part of the object, walls below the lid)."""
+        relaxed when no pose satisfies them (a bigger part of the object, walls below the lid; last, no walls in the
+        way, as a container open at its sides, a support-relations channel, has none)."""
         container = container_of(target, output)
         graph = self.graph_for(output)
         if container is not None and not container.is_open:
@@ -586,9 +587,9 @@ class Expert:
         kind = ("pickup", target.uuid)
         goal = None
         points = visibility_points(target) if container is not None else None  # walls may hide it
-        for shrink, lid in ((PICKUP_SHRINK, 0.0), (0.8, LID_FRACTION)):
+        for shrink, lid in ((PICKUP_SHRINK, 0.0), (0.8, LID_FRACTION), (0.8, None)):
             open_tops = []
-            if container is not None:
+            if container is not None and lid is not None:
                 cbox = _box(container)
                 open_tops.append((cbox, cbox.top - lid * (cbox.top - cbox.bottom) + RIM_MARGIN))
             goal = self.aim_goal(output, _box(target).scaled(shrink), kind, exclude=exclude, open_tops=open_tops,

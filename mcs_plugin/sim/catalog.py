@@ -327,6 +327,7 @@ _PRIMITIVE_KINDS: dict[str, str] = _TABLES["primitive_kinds"]
 _TUBE_WALL: dict[str, float] = _TABLES["tube_wall"]
 _OPEN_AREAS: dict[str, tuple[float, float, float, float, float]] = {
     name: tuple(area) for name, area in _TABLES["open_areas"].items()}
+_SUPPORT_CONTAINERS: dict[str, dict[str, Any]] = _TABLES["support_containers"]
 # (type name or prefix, salient materials, colour names, colours fixed whatever the scene's materials)
 _MATERIAL_DEFAULTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...] = tuple(
     (row["type"], tuple(row["materials"]), tuple(row["colors"]), bool(row["fixed_colors"]))
@@ -390,6 +391,20 @@ def _open_box(x, y, z, t=None, y0=0.0, cx=0.0, cz=0.0, floor_role="floor", wall_
         _box(cx - x / 2 + t / 2, wall_y, cz, t, wall_h, z - 2 * t, wall_role, name),  # left (-x)
         _box(cx + x / 2 - t / 2, wall_y, cz, t, wall_h, z - 2 * t, wall_role, name),  # right (+x)
     ]
+
+
+def _support_container(x, y, z, area: list[float], placers: list[list[float]]) -> list[Part]:
+    """A support-relations container: a floor under an opening `area` = [x centre, floor top, width] wide that runs
+    through from front to back, between two solid blocks, each as tall as where the placer over it meets it."""
+    centre, floor_top, width = area
+    left, right = centre - width / 2, centre + width / 2
+    floor_top = min(floor_top, y)
+    parts = [_box(centre, floor_top / 2, 0, width, floor_top, z, "floor")]
+    for x0, x1 in ((-x / 2, left), (right, x / 2)):
+        held = [offset for px, offset in placers if x0 <= px <= x1]
+        top = max(floor_top, y - (held[0] if held else 0.0))
+        parts.append(_box((x0 + x1) / 2, top / 2, 0, x1 - x0, top, z, "wall"))
+    return parts
 
 
 def _ring(x, y, z, t, y0=0.0) -> list[Part]:
@@ -812,6 +827,8 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
         return _changing_table(x, y, z)
     if name == "wardrobe":
         return _wardrobe(x, y, z)
+    if name in _SUPPORT_CONTAINERS:
+        return _support_container(x, y, z, **_SUPPORT_CONTAINERS[name])
     if family == "open_container" or name.startswith(_DISH_PREFIXES):
         return _open_box(x, y, z)
     if name in _TUBE_WALL:

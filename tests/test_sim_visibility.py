@@ -227,7 +227,8 @@ def _ball_in_channel(turn: float) -> dict:
     """A soccer ball resting on the floor of a 1 m container_symmetric_03 (placed in it as the scene generator does,
     by locationParent) 2 m ahead, the container turned `turn` degrees."""
     container = {"id": "container", "type": "container_symmetric_03", "kinematic": True,
-                 "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 2}, "rotation": {"x": 0, "y": turn, "z": 0}}]}
+                 "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 2},
+                            "rotation": {"x": 0, "y": turn, "z": 0}}]}
     ball = {"id": "ball", "type": "soccer_ball", "kinematic": True, "locationParent": "container",
             "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.215, "z": 0}}]}
     return scene(container, ball)

@@ -268,6 +268,17 @@ def test_table_1_chair_1_and_bed_1_take_their_mcs_prefabs_colliders():
     assert part_bounds(block)[1][1] == pytest.approx(0.833, abs=1e-3)
 
 
+def test_a_lidded_container_is_built_at_the_closed_size_the_generator_notes():
+    """The scene generator's active dimensions of chests, cases, crates and toolboxes are their opened state (the lid
+    swung out behind), which MCS's documentation copies; the closed size it notes beside them is the box's: toolbox_4
+    0.09 m deep, not 0.116; chest_4 0.34, not 0.6. A lidded box's lid spans that depth."""
+    assert get_object_type("toolbox_4").size == pytest.approx((0.13, 0.036, 0.09))
+    chest = get_object_type("chest_4")
+    assert chest.size == pytest.approx((0.72, 0.35, 0.34))
+    (lid,) = chest.parts_with_role("lid")
+    assert lid.size[2] == pytest.approx(0.34)
+
+
 def test_a_support_container_is_a_channel_between_the_blocks_its_placers_hold():
     """container_asymmetric_06 (the generator's 1.4 x 1 x 1 body, enclosed area 1 m wide with its floor 0.105 m up,
     placers at x +-0.6 meeting it 0.4 m and 0 m below its top): a floor under an opening 1 m wide, open at the top

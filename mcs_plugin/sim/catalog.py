@@ -314,6 +314,7 @@ _PREFABS: dict[str, dict[str, Any]] = {
 _REGISTRY_COLLIDERS: dict[str, dict[str, Any]] = {
     name: entry for entry in json.loads(data_text("registry_colliders.json"))["entries"] for name in entry["ids"]}
 _PREFER_DOC_SIZE = frozenset(_TABLES["prefer_doc_size"])
+_CLOSED_SIZES: dict[str, Vec3] = {name: tuple(size) for name, size in _TABLES["closed_sizes"].items()}
 _CENTRED_ORIGIN = frozenset(_TABLES["centred_origin"])
 _BOTTOM_ORIGIN_PREFIXES = tuple(_TABLES["bottom_origin_prefixes"])
 _GUESSED_SIZES: dict[str, Vec3] = {name: tuple(size) for name, size in _TABLES["guessed_sizes"].items()}
@@ -1064,6 +1065,8 @@ def _build(name: str, row: dict[str, str]) -> ObjectType:
             size = (gen[0], _TOOL_HEIGHT, gen[2])
         else:
             size = (w, _TOOL_HEIGHT, length)
+    elif name in _CLOSED_SIZES:
+        size = _CLOSED_SIZES[name]
     elif doc and (name in _PREFER_DOC_SIZE or not gen):
         size = doc
     elif gen:

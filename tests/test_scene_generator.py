@@ -334,6 +334,26 @@ def _walk_and_pick_up(scene: dict) -> str:
     return status
 
 
+def test_a_target_in_a_lidded_container_is_reached_from_in_front_of_its_hinge():
+    """The chest's lid, hinged along its back edge, stands up there once opened and hides what the chest holds from
+    behind: the reach region keeps the performer off the far side of that edge (here a chest turned 180 degrees,
+    its back toward +z), and the path from behind ends beside or in front of it."""
+    from mcs_plugin.scenes.checks import reach_region
+
+    chest = {"id": "chest", "type": "chest_4", "openable": True, "receptacle": True,
+             "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 0}, "rotation": {"x": 0, "y": 180, "z": 0}}]}
+    ball = {"id": "ball", "type": "soccer_ball", "pickupable": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.13, "z": 0}}]}
+    scene = {"name": "lidded", "roomDimensions": {"x": 8, "y": 3, "z": 8}, "objects": [chest, ball],
+             "performerStart": {"position": {"x": 0, "y": 0, "z": 3}, "rotation": {"x": 0, "y": 180}},
+             "goal": {"category": "retrieval", "metadata": {"target": {"id": "ball"}}}}
+    target, reach, (nx, nz, least) = reach_region(scene, "ball")
+    assert (nx, nz) == pytest.approx((0.0, -1.0), abs=1e-9) and least == pytest.approx(-0.17)
+    path = nav_grid(scene).path(target, reach, (nx, nz, least))
+    assert path is not None and path[-1][1] <= 0.17  # not behind the back edge, z = 0.17
+    assert nav_grid(scene).path(target, reach)[-1][1] > 0.17  # unconstrained, it stops behind the lid
+
+
 def test_reachable_targets_can_be_picked_up_in_the_simulator(dataset):
     """The grid's notion of reachable holds in the simulator: walking its path, the target can be picked up
     (also from a closed container)."""

@@ -28,7 +28,7 @@ import numpy as np
 from mcs_plugin.constants import PERFORMER_RADIUS, STANDING_CAMERA_HEIGHT
 from mcs_plugin.mcs import SceneError, parse_scene
 from mcs_plugin.scenes.candidate import Candidate
-from mcs_plugin.scenes.navgrid import NavGrid, horizontal_reach, pickup_radius
+from mcs_plugin.scenes.navgrid import HalfPlane, NavGrid, horizontal_reach, pickup_radius
 from mcs_plugin.scenes.placement import Footprint, footprint_of, top_height
 from mcs_plugin.sim.catalog import get_object_type
 
@@ -124,14 +124,18 @@ def nav_grid(scene: dict[str, Any]) -> NavGrid:
     return NavGrid(*_room(scene), (float(start.get("x", 0.0)), float(start.get("z", 0.0))), obstacles)
 
 
-def reach_region(scene: dict[str, Any], target_id: str) -> tuple[Footprint, float] | None:
-    """Where the performer must stand to act on a goal target: (footprint, x-z distance), or None if unknown.
+def reach_region(
+    scene: dict[str, Any], target_id: str,
+) -> tuple[Footprint, float] | tuple[Footprint, float, HalfPlane] | None:
+    """Where the performer must stand to act on a goal target: (footprint, x-z distance[, front half-plane]), or
+    None if unknown.
 
     - traversal target: within 0.9 m (x-z) of its footprint;
     - transferral target_2 (the receptacle): its top within 1 m of the camera (footprint + top height, as for a box);
     - anything to pick up (retrieval target, transferral target_1): its centre within 1 m of the camera less its
       inscribed radius (`pickup_radius`), i.e. surely within reach whatever its shape; inside a container, also
-      close enough that its top shows over the container's rim (camera 0.762 m high, rim = container top).
+      close enough that its top shows over the container's rim (camera 0.762 m high, rim = container top), and
+      not behind a lidded container's back edge, where its opened lid stands.
     """
     obj = next((o for o in scene.get("objects") or [] if o.get("id") == target_id), None)
     fp = footprint_of(obj) if obj else None
@@ -153,6 +157,11 @@ def reach_region(scene: dict[str, Any], target_id: str) -> tuple[Footprint, floa
         if rim > top:
             rim_distance = min(cfp.half_x, cfp.half_z) - max(abs(fp.x - cfp.x), abs(fp.z - cfp.z))
             radius = min(radius, 0.9 * max(0.0, rim_distance) * (STANDING_CAMERA_HEIGHT - top) / (rim - top))
+        if get_object_type(container["type"]).parts_with_role("lid"):  # hinged along its back (-z) edge
+            _, back_to_front = cfp.axes
+            nx, nz = float(back_to_front[0]), float(back_to_front[1])
+            return (Footprint(fp.x, fp.z, 0.0, 0.0, 0.0, target_id), radius,
+                    (nx, nz, nx * cfp.x + nz * cfp.z - cfp.half_z))
     return Footprint(fp.x, fp.z, 0.0, 0.0, 0.0, target_id), radius
 
 

@@ -16,6 +16,8 @@ import numpy as np
 from mcs_plugin.constants import MOVE_DISTANCE, PERFORMER_RADIUS, PERFORMER_REACH, STANDING_CAMERA_HEIGHT
 from mcs_plugin.scenes.placement import Footprint
 
+HalfPlane = tuple[float, float, float]  # (nx, nz, least): the points p with nx * p.x + nz * p.z >= least
+
 
 class NavGrid:
     """Free performer positions of a room with obstacles, on the move lattice through `start`."""
@@ -81,22 +83,28 @@ class NavGrid:
             dist[frontier] = level
         return dist
 
-    def goal_cells(self, target: Footprint, horizontal_reach: float) -> np.ndarray:
-        """Free nodes from which the target footprint is within `horizontal_reach` (x-z distance)."""
-        return self.free & (target.distance(self.points) <= horizontal_reach)
+    def goal_cells(self, target: Footprint, horizontal_reach: float, front: HalfPlane | None = None) -> np.ndarray:
+        """Free nodes from which the target footprint is within `horizontal_reach` (x-z distance), and on the
+        `front` side (nx, nz, least n . p) when one is given."""
+        goal = self.free & (target.distance(self.points) <= horizontal_reach)
+        if front is not None:
+            nx, nz, least = front
+            goal &= self.points[..., 0] * nx + self.points[..., 1] * nz >= least
+        return goal
 
-    def path_length(self, target: Footprint, horizontal_reach: float) -> float | None:
+    def path_length(self, target: Footprint, horizontal_reach: float, front: HalfPlane | None = None) -> float | None:
         """Shortest lattice path (metres) from the start to a node within reach of the target; None if none."""
-        goal = self.goal_cells(target, horizontal_reach)
+        goal = self.goal_cells(target, horizontal_reach, front)
         if not goal.any():
             return None
         dist = self._distances if self._distances is not None else self._bfs(goal)
         hits = dist[goal & (dist >= 0)]
         return None if hits.size == 0 else float(hits.min()) * self.step
 
-    def path(self, target: Footprint, horizontal_reach: float) -> list[tuple[float, float]] | None:
+    def path(self, target: Footprint, horizontal_reach: float,
+             front: HalfPlane | None = None) -> list[tuple[float, float]] | None:
         """A shortest lattice path [(x, z), ...] from the start to the nearest node within reach; None if none."""
-        goal = self.goal_cells(target, horizontal_reach)
+        goal = self.goal_cells(target, horizontal_reach, front)
         dist = self.distances()
         hits = goal & (dist >= 0)
         if not hits.any():

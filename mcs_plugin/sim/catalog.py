@@ -329,6 +329,8 @@ _TUBE_WALL: dict[str, float] = _TABLES["tube_wall"]
 _OPEN_AREAS: dict[str, tuple[float, float, float, float, float]] = {
     name: tuple(area) for name, area in _TABLES["open_areas"].items()}
 _SUPPORT_CONTAINERS: dict[str, dict[str, Any]] = _TABLES["support_containers"]
+_OPEN_BOX_INSIDES: dict[str, tuple[float, float]] = {
+    name: tuple(inside) for name, inside in _TABLES["open_box_insides"].items()}
 # (type name or prefix, salient materials, colour names, colours fixed whatever the scene's materials)
 _MATERIAL_DEFAULTS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...] = tuple(
     (row["type"], tuple(row["materials"]), tuple(row["colors"]), bool(row["fixed_colors"]))
@@ -830,6 +832,9 @@ def _parts_for(name: str, row: dict[str, str], family: str, size: Vec3, shape: s
         return _wardrobe(x, y, z)
     if name in _SUPPORT_CONTAINERS:
         return _support_container(x, y, z, **_SUPPORT_CONTAINERS[name])
+    if name in _OPEN_BOX_INSIDES:
+        wall, floor = _OPEN_BOX_INSIDES[name]
+        return _open_box(x, y, z, t=wall, floor_t=floor)
     if family == "open_container" or name.startswith(_DISH_PREFIXES):
         return _open_box(x, y, z)
     if name in _TUBE_WALL:

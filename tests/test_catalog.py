@@ -279,6 +279,17 @@ def test_a_lidded_container_is_built_at_the_closed_size_the_generator_notes():
     assert lid.size[2] == pytest.approx(0.34)
 
 
+def test_a_separate_containers_inside_is_the_generators_enclosed_area():
+    """The scene generator gives separate_container an enclosed area 0.9 x 0.96 x 0.9 from 0.04 m up in its 1 m box:
+    a floor 0.04 m thick under walls 0.05 m thick that reach the rim."""
+    parts = get_object_type("separate_container").parts
+    (floor,) = [part for part in parts if part.role == "floor"]
+    assert part_bounds(floor)[1][1] == pytest.approx(0.04)
+    walls = [part for part in parts if part.role == "wall"]
+    assert len(walls) == 4 and all(min(wall.size[0], wall.size[2]) == pytest.approx(0.05) for wall in walls)
+    assert all(part_bounds(wall)[1][1] == pytest.approx(1.0) for wall in walls)
+
+
 def test_a_support_container_is_a_channel_between_the_blocks_its_placers_hold():
     """container_asymmetric_06 (the generator's 1.4 x 1 x 1 body, enclosed area 1 m wide with its floor 0.105 m up,
     placers at x +-0.6 meeting it 0.4 m and 0 m below its top): a floor under an opening 1 m wide, open at the top

@@ -150,6 +150,7 @@ def reach_region(
     bottom, top = _y_range(obj)
     inscribed = min(fp.half_x, fp.half_z, (top - bottom) / 2)
     radius = pickup_radius((top + bottom) / 2, inscribed)
+    region = Footprint(fp.x, fp.z, 0.0, 0.0, 0.0, target_id)
     holder = _holder(scene, obj, fp)
     if holder is not None:  # inside an (opened) container: the target's top must show over the rim
         container, cfp = holder
@@ -160,9 +161,8 @@ def reach_region(
         if get_object_type(container["type"]).parts_with_role("lid"):  # hinged along its back (-z) edge
             _, back_to_front = cfp.axes
             nx, nz = float(back_to_front[0]), float(back_to_front[1])
-            return (Footprint(fp.x, fp.z, 0.0, 0.0, 0.0, target_id), radius,
-                    (nx, nz, nx * cfp.x + nz * cfp.z - cfp.half_z))
-    return Footprint(fp.x, fp.z, 0.0, 0.0, 0.0, target_id), radius
+            return region, radius, (nx, nz, nx * cfp.x + nz * cfp.z - cfp.half_z)
+    return region, radius
 
 
 def _holder(scene: dict[str, Any], obj: dict[str, Any], fp: Footprint) -> tuple[dict[str, Any], Footprint] | None:

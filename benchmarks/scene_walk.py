@@ -1,9 +1,9 @@
 """Walk the navigation grid's path in the embedded simulator and pick up the target, on generated retrieval scenes.
 
 Checks that the scene generator's notion of reachable (`scenes.checks.reach_region` on the `NavGrid`) holds in the
-simulator, as `tests/test_scene_generator.py::test_reachable_targets_can_be_picked_up_in_the_simulator` does for two
-scenes: walk the shortest lattice path, open the container the target is in (if any), look down step by step and
-pick the target up. Prints each failure and the totals.
+simulator (`scenes.walk.walk_and_pick_up`, which the test suite runs on two scenes): walk the shortest lattice path,
+open the container the target is in (if any), look down step by step and pick the target up. Prints each failure and
+the totals.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/scene_walk.py --per-difficulty 40 --seed 3
 """
@@ -16,12 +16,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from test_scene_generator import _walk_and_pick_up  # noqa: E402  (the test's walk, one definition)
-
-from mcs_plugin.scenes import generator as gen  # noqa: E402
-from mcs_plugin.scenes.manifest import read_manifest  # noqa: E402
+from mcs_plugin.scenes import generator as gen
+from mcs_plugin.scenes.manifest import read_manifest
+from mcs_plugin.scenes.walk import walk_and_pick_up
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     picked = in_container = picked_in_container = 0
     records = read_manifest(out)
     for record in records:
-        status = _walk_and_pick_up(json.loads((out / record["path"]).read_text()))
+        status = walk_and_pick_up(json.loads((out / record["path"]).read_text()))
         good = status == "SUCCESSFUL"
         picked += good
         if record.get("in_container"):

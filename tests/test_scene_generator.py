@@ -19,6 +19,7 @@ from mcs_plugin.scenes.intuitive_physics import SCENARIOS, build_pair
 from mcs_plugin.scenes.manifest import read_manifest
 from mcs_plugin.scenes.navgrid import NavGrid
 from mcs_plugin.scenes.placement import Footprint
+from mcs_plugin.scenes.walk import walk_and_pick_up
 
 IMAGE = 16  # small goal images keep the tests fast
 
@@ -295,45 +296,6 @@ def test_ensure_default_dataset(tmp_path, monkeypatch):
     assert (root / "DATASET.json").stat().st_mtime_ns == stamp  # not generated again
 
 
-def _walk_and_pick_up(scene: dict) -> str:
-    """Walk the navigation grid's shortest path in the simulator, open the container if any, pick up the target."""
-    import math
-
-    from mcs_plugin.scenes.checks import footprints, reach_region
-    from mcs_plugin.sim.controller import EmbeddedController
-
-    target_id = scene["goal"]["metadata"]["target"]["id"]
-    path = nav_grid(scene).path(*reach_region(scene, target_id))
-    controller = EmbeddedController({"metadata": "oracle", "render": False})
-    out = controller.start_scene(scene)
-
-    def face(x: float, z: float):
-        nonlocal out
-        turn = round(((math.degrees(math.atan2(x - out.position["x"], z - out.position["z"])) - out.rotation + 180)
-                      % 360 - 180) / 10)
-        for _ in range(abs(turn)):
-            out = controller.step("RotateRight" if turn > 0 else "RotateLeft")
-
-    for x, z in path[1:]:
-        face(x, z)
-        out = controller.step("MoveAhead")
-        assert out.return_status == "SUCCESSFUL"
-    target = next(o for o in scene["objects"] if o["id"] == target_id)
-    tx, tz = target["shows"][0]["position"]["x"], target["shows"][0]["position"]["z"]
-    face(tx, tz)
-    containers = [o["id"] for o, fp in footprints(scene)
-                  if o.get("openable") and o["id"] != target_id and fp.distance([[tx, tz]])[0] == 0]
-    status = "NOT_TRIED"
-    for _ in range(9):
-        if containers and controller.step("OpenObject", objectId=containers[0]).return_status == "SUCCESSFUL":
-            containers = []
-        status = controller.step("PickupObject", objectId=target_id).return_status
-        if status == "SUCCESSFUL":
-            return status
-        out = controller.step("LookDown")
-    return status
-
-
 def test_a_target_in_a_lidded_container_is_reached_from_in_front_of_its_hinge():
     """The chest's lid, hinged along its back edge, stands up there once opened and hides what the chest holds from
     behind: the reach region keeps the performer off the far side of that edge (here a chest turned 180 degrees,
@@ -362,4 +324,4 @@ def test_reachable_targets_can_be_picked_up_in_the_simulator(dataset):
     chosen += [r for r in records if r["goal"] == "retrieval" and r["in_container"]][:1]
     assert len(chosen) == 2
     for r in chosen:
-        assert _walk_and_pick_up(json.loads((dataset / r["path"]).read_text())) == "SUCCESSFUL", r["id"]
+        assert walk_and_pick_up(json.loads((dataset / r["path"]).read_text())) == "SUCCESSFUL", r["id"]

@@ -158,11 +158,27 @@ def reach_region(
         if rim > top:
             rim_distance = min(cfp.half_x, cfp.half_z) - max(abs(fp.x - cfp.x), abs(fp.z - cfp.z))
             radius = min(radius, 0.9 * max(0.0, rim_distance) * (STANDING_CAMERA_HEIGHT - top) / (rim - top))
-        if get_object_type(container["type"]).parts_with_role("lid"):  # hinged along its back (-z) edge
-            _, back_to_front = cfp.axes
-            nx, nz = float(back_to_front[0]), float(back_to_front[1])
-            return region, radius, (nx, nz, nx * cfp.x + nz * cfp.z - cfp.half_z)
+        front = _front_of_lid_hinge(container, cfp)
+        if front is not None:
+            return region, radius, front
     return region, radius
+
+
+def _front_of_lid_hinge(container: dict[str, Any], cfp: Footprint) -> HalfPlane | None:
+    """The floor on the opening's side of a lidded container's hinge line (its opened lid stands over the line),
+    from the catalog lid's hinge; None for a container without a lid."""
+    otype = get_object_type(container["type"])
+    lid = next((p for p in otype.parts_with_role("lid") if p.hinge is not None and p.hinge_axis is not None), None)
+    if lid is None:
+        return None
+    ax, az = cfp.axes
+    # The hinge point and the inward normal (across the hinge axis, toward the box's middle) on the scaled footprint.
+    hinge = np.array([cfp.x, cfp.z]) + (lid.hinge[0] / (otype.size[0] / 2) * cfp.half_x * ax
+                                         + lid.hinge[2] / (otype.size[2] / 2) * cfp.half_z * az)
+    across = -lid.hinge_axis[2] * ax + lid.hinge_axis[0] * az
+    inward = across if float(across @ (np.array([cfp.x, cfp.z]) - hinge)) > 0 else -across
+    inward = inward / float(np.linalg.norm(inward))
+    return float(inward[0]), float(inward[1]), float(inward @ hinge)
 
 
 def _holder(scene: dict[str, Any], obj: dict[str, Any], fp: Footprint) -> tuple[dict[str, Any], Footprint] | None:

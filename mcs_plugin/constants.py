@@ -16,7 +16,7 @@ MOVE_DIRECTIONS: dict[str, tuple[int, int]] = {
 
 # The performer's body and camera.
 PERFORMER_RADIUS = 0.25  # metres: the disc the performer's body covers on the floor
-PERFORMER_REACH = 1.0  # metres from the camera to the nearest point of an object it acts on
+PERFORMER_REACH = 1.0  # metres: how far from the performer (its reach zone, see sim.performer) it can act on an object
 CAMERA_FIELD_OF_VIEW = 42.5  # vertical, degrees
 CAMERA_HALF_HORIZONTAL_FOV = 30.25  # degrees: half the horizontal view of MCS's 3:2 image (600x400)
 CLIPPING_PLANES = (0.01, 150.0)  # camera near and far planes, metres

@@ -667,3 +667,40 @@ def test_a_table_is_kinematic_even_when_the_scene_makes_it_moveable(sim):
     chair = {"id": "chair", "type": "chair_1", "shows": [{"stepBegin": 0, "position": {"x": 1.5, "y": 0, "z": 1.5}}]}
     sim.start_scene(scene(table, chair))
     assert sim.world.by_id["table"].frozen and not sim.world.by_id["chair"].frozen
+
+
+def _ball_on_high_stand(sim, stand_front: float) -> None:
+    """A 0.2 m ball resting 1.2 m up on a kinematic stand whose near face is `stand_front` m ahead, the ball's near
+    side 0.05 m short of that face (its centre over the stand); the performer looks up 10 degrees at it."""
+    stand = _box("stand", 0.0, 0.6, stand_front + 0.2, (0.4, 1.2, 0.4), kinematic=True, receptacle=True)
+    high = ball(z=stand_front + 0.05, diameter=0.2)
+    high["shows"][0]["position"]["y"] = 1.3
+    sim.start_scene(scene(stand, high, tilt=-10))
+    assert obj(sim.last_output, "ball").visible is True
+
+
+def test_reach_is_measured_across_the_floor_plan_up_to_the_raised_top_of_the_reach_zone(sim):
+    """What the performer can act on is found by an overlap capsule of radius 1 m along its body's capsule segment
+    with the segment's upper end raised by that 1 m (BaseFPSAgentController.GetAllVisibleSimObjPhysicsCollider):
+    an object 1.2-1.4 m up whose near side is 0.95 m away across the floor plan is in reach (measured from the
+    body's unraised segment, 0.8 m up, it would be 1.03 m away), and one 1.05 m away is not."""
+    _ball_on_high_stand(sim, stand_front=1.0)
+    out = sim.step("PickupObject", objectId="ball")
+    assert out.return_status == "SUCCESSFUL" and obj(out, "ball").held is True
+    _ball_on_high_stand(sim, stand_front=1.1)
+    assert sim.step("PickupObject", objectId="ball").return_status == "OUT_OF_REACH"
+
+
+def test_a_spot_on_a_high_surface_is_in_reach_across_the_floor_plan(sim):
+    """AI2-THOR keeps a receptacle's spawn points whose distance from the camera, measured level with the point, is
+    under the reach (Contains.NarrowDownValidSpawnPoints): a ball is put on the middle of a stand 1.2 m up, 0.95 m
+    ahead (1.03 m from the body's segment top, 0.8 m up: measured from there, only the stand's near edge would be in
+    reach)."""
+    stand = _box("stand", 0.0, 0.6, 0.95, (0.4, 1.2, 0.4), kinematic=True, receptacle=True)
+    sim.start_scene(scene(stand, ball(x=0.3, z=0.45, diameter=0.2), tilt=30))
+    assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
+    run(sim, 4, "LookUp")
+    out = sim.step("PutObject", objectId="ball", receptacleObjectId="stand")
+    assert out.return_status == "SUCCESSFUL"
+    placed = obj(out, "ball").position
+    assert (placed["x"], placed["y"], placed["z"]) == pytest.approx((0.0, 1.3, 0.95), abs=0.02)

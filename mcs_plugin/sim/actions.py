@@ -154,8 +154,8 @@ class ActionRunner:
         """The object a parameter set points at: (object, failure status or None, hit point of the image ray).
 
         Reach follows MCS: a visible object is in reach when its nearest surface is within PERFORMER_REACH of the
-        performer's body axis (Unity's capsule overlap test); an object that cannot be seen is OUT_OF_REACH when its
-        nearest surface is beyond PERFORMER_REACH from the camera and NOT_VISIBLE otherwise.
+        reach zone's axis (Unity's capsule overlap test, Performer.reach_distance); an object that cannot be seen is
+        OUT_OF_REACH when its nearest surface is beyond PERFORMER_REACH from the camera and NOT_VISIBLE otherwise.
         """
         object_id = params.get(f"{prefix}Id")
         cam = self.performer.camera_mj()
@@ -199,7 +199,7 @@ class ActionRunner:
             return self.performer.reach_distance(self.world, obj)
         own = np.array([self.performer.x, self.performer.z])
         nearest = np.clip(own, np.array(centre) - 0.5, np.array(centre) + 0.5)
-        return self.performer.axis_distance(np.array([nearest[0], nearest[1], 0.0]))
+        return self.performer.reach_axis_distance(np.array([nearest[0], nearest[1], 0.0]))
 
     def _target(self, params: dict, prefix: str = "object") -> tuple[SimObject | None, Outcome | None, np.ndarray | None]:
         """Resolve a target and apply MCS's precedence: NOT_OBJECT, OUT_OF_REACH / NOT_VISIBLE."""
@@ -404,8 +404,8 @@ class ActionRunner:
     def _place_on(self, obj: SimObject, receptacle: SimObject) -> bool:
         """Set a held object down upright on a receptacle's surface (above its centre where it can).
 
-        As in MCS, the spot on a surface must be within reach of the performer's body axis; an
-        opened container (chest, drawer) takes the object at its centre once the container itself is in reach
+        As in MCS, the spot on a surface must be within reach of the camera across the floor plan, whatever its
+        height (Contains.NarrowDownValidSpawnPoints); an opened container (chest, drawer) takes the object at its centre once the container itself is in reach
         (even 1.2 m away). The object is placed upright (its yaw kept). It must fit there, overlapping nothing
         (another object, a container's walls): on a surface the nearest spot in reach where it fits is taken
         instead, and none means OBSTRUCTED, as does an object too big for a container (AI2-THOR's
@@ -422,7 +422,7 @@ class ActionRunner:
         half = max(obj.size[0], obj.size[2]) / 2.0
         middle = (low[:2] + high[:2]) / 2.0
         first = middle
-        if not receptacle.openable and self.performer.axis_distance(np.array([*middle, top])) > PERFORMER_REACH:
+        if not receptacle.openable and self.performer.horizontal_distance(*middle) > PERFORMER_REACH:
             fit_low, fit_high = np.minimum(low[:2] + half, middle), np.maximum(high[:2] - half, middle)
             first = np.clip(np.array([self.performer.x, self.performer.z]), fit_low, fit_high)
         mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
@@ -438,8 +438,7 @@ class ActionRunner:
                 surface = top + 0.01 - dist
             else:  # off its parts: a trigger box's spawn point is its bottom point, else the receptacle's top
                 surface = low[2] if on_trigger else top
-            reach = self.performer.axis_distance(np.array([spot[0], spot[1], surface]))
-            in_reach = reach <= PERFORMER_REACH - REACH_TOLERANCE
+            in_reach = self.performer.horizontal_distance(spot[0], spot[1]) <= PERFORMER_REACH - REACH_TOLERANCE
             if not (in_reach or receptacle.openable):
                 if index == 0:
                     return False
@@ -553,7 +552,7 @@ class ActionRunner:
         world = self.world
         pos, mat = world.body_pos(obj).copy(), world.body_mat(obj).copy()
         before = self._overlap_depths(obj)  # resting contacts (the floor, a support) do not block
-        body_gap = self.performer.reach_distance(world, obj)
+        body_gap = self.performer.body_distance(world, obj)
         turn = unity_euler_to_mj_matrix(0.0, yaw_deg, 0.0)
         centre = world.center(obj)
         # What rests on the object goes with it, rigidly (a rotated stack; a table's load).
@@ -592,7 +591,7 @@ class ActionRunner:
     def _runs_into_performer(self, obj: SimObject, gap_before: float) -> bool:
         """Whether a moved object came closer to the performer's body than its radius (a tool pulled back
         stops 0.2 m from the body's axis, not 0.3 m)."""
-        gap = self.performer.reach_distance(self.world, obj)
+        gap = self.performer.body_distance(self.world, obj)
         return gap < PERFORMER_RADIUS and gap < gap_before - 1e-6
 
     def _overlap_depths(self, obj: SimObject) -> dict[str, float]:

@@ -10,12 +10,13 @@ import numpy as np
 
 from mcs_plugin.constants import (
     CAPSULE_TOP, CRAWLING, GROUP_PERFORMER, LYING, MAX_CLIMB_DEGREES, MAX_RISE, MAX_TILT, MOVE_DIRECTIONS,
-    MOVE_DISTANCE, PERFORMER_RADIUS, POSE_BODY_HEIGHT, POSE_CAMERA_HEIGHT, STANDING, SUPPORT_RADIUS,
+    MOVE_DISTANCE, PERFORMER_RADIUS, PERFORMER_REACH, POSE_BODY_HEIGHT, POSE_CAMERA_HEIGHT, STANDING, SUPPORT_RADIUS,
 )
 from mcs_plugin.sim.coords import camera_axes_mj, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.world import GRAVITY, UNITY_PHYSICS_STEP, SimObject, World
 
 AXIS_LOW, AXIS_HIGH = 0.068, 0.796  # Unity's capsule segment (height 1.23, radius 0.251, centre 0.33 below the camera)
+REACH_AXIS_HIGH = AXIS_HIGH + PERFORMER_REACH  # the reach zone's segment: the capsule's upper end raised by the reach
 # The body that objects stop (a sphere at its lower end, a cylinder above): radius and height of its bottom over the
 # feet, pinned between recorded moves. It is blocked 0.2 m from a box's face but walks past a box's vertical edge
 # 0.217 m from its axis (radius between the two); it stops at a 0.5 m ball 0.44 m from its axis but passes 0.2 m from
@@ -284,28 +285,38 @@ class Performer:
                 continue
             shoved.append(owner)
         for obj in shoved:
-            push = SHOVE_RADIUS - self.reach_distance(world, obj)
+            push = SHOVE_RADIUS - self.body_distance(world, obj)
             if push <= 0:
                 continue
             world.set_pose(obj, world.body_pos(obj).copy() + direction * push, world.body_mat(obj).copy())
             world.set_velocity(obj, direction * SHOVE_SPEED)
         return shoved
 
-    def axis_distance(self, point_mj: np.ndarray) -> float:
-        """Distance from a point to the body's axis segment (Unity's capsule, AXIS_LOW..AXIS_HIGH above the feet)."""
-        low, high = self.floor_y + AXIS_LOW, self.floor_y + AXIS_HIGH
+    def reach_axis_distance(self, point_mj: np.ndarray) -> float:
+        """Distance from a point to the reach zone's axis segment (AXIS_LOW..REACH_AXIS_HIGH above the feet)."""
+        low, high = self.floor_y + AXIS_LOW, self.floor_y + REACH_AXIS_HIGH
         dz = max(low - point_mj[2], 0.0, point_mj[2] - high)
         return math.hypot(math.hypot(point_mj[0] - self.x, point_mj[1] - self.z), dz)
 
-    def reach_distance(self, world: World, obj) -> float:
-        """Distance from the body's axis (Unity's capsule segment, AXIS_LOW..AXIS_HIGH above the feet) to an
-        object's nearest surface: what MCS compares with the reach (its capsule overlap test)."""
-        axis = world.axis_geom
-        world.data.geom_xpos[axis] = (self.x, self.z, self.floor_y + (AXIS_LOW + AXIS_HIGH) / 2.0)
-        world.data.geom_xmat[axis] = np.eye(3).reshape(-1)
+    def horizontal_distance(self, x: float, z: float) -> float:
+        """Distance on the floor plan (MuJoCo x, y) from the body's axis, where the camera is, to a point."""
+        return math.hypot(x - self.x, z - self.z)
+
+    def _segment_distance(self, world: World, obj, high: float) -> float:
         geoms = [g for g in obj.geom_ids if world.model.geom_group[g] < GROUP_PERFORMER] or obj.geom_ids
-        best = min(mujoco.mj_geomDistance(world.model, world.data, axis, g, 20.0, None) for g in geoms)
-        return max(best + float(world.model.geom_size[axis][0]), 0.0)
+        return world.segment_distance(self.x, self.z, self.floor_y + AXIS_LOW, self.floor_y + high, geoms)
+
+    def body_distance(self, world: World, obj) -> float:
+        """Distance from the body's axis (Unity's capsule segment, AXIS_LOW..AXIS_HIGH above the feet) to an
+        object's nearest surface."""
+        return self._segment_distance(world, obj, AXIS_HIGH)
+
+    def reach_distance(self, world: World, obj) -> float:
+        """Distance from the reach zone's axis to an object's nearest surface: what MCS compares with the reach.
+        Unity's overlap capsule for what the performer can act on runs along the body's capsule segment with its
+        upper end raised by the reach (AXIS_LOW..REACH_AXIS_HIGH above the feet), so reach is measured across the
+        floor plan for anything up to that height."""
+        return self._segment_distance(world, obj, REACH_AXIS_HIGH)
 
     def move(self, world: World, action: str, scale: float = 1.0) -> bool:
         """Take one 0.1 m step (times `scale`, for noise), all or nothing; False when obstructed. As MCS: stand on the

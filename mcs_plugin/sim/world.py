@@ -908,9 +908,10 @@ class World:
                 found.append((other, float(dist), fromto))
         return found
 
-    def segment_contacts(self, x: float, y: float, low: float, high: float, margin: float) -> list[tuple[int, float, np.ndarray]]:
-        """contacts() of the vertical segment from `low` to `high` at (x, y) (MuJoCo frame): distances from the
-        segment itself, fromto from the segment to the other geom (the axis probe is resized for the query)."""
+    @contextmanager
+    def _segment_probe(self, x: float, y: float, low: float, high: float):
+        """The thin axis probe geom resized and placed as the vertical segment from `low` to `high` at (x, y)
+        (MuJoCo frame) for the duration of the block; yields (geom id, probe radius)."""
         model, data = self.model, self.data
         axis = self.axis_geom
         size, rbound = model.geom_size[axis].copy(), float(model.geom_rbound[axis])
@@ -918,11 +919,24 @@ class World:
         model.geom_rbound[axis] = model.geom_size[axis][1] + model.geom_size[axis][0]
         data.geom_xpos[axis] = (x, y, (low + high) / 2.0)
         data.geom_xmat[axis] = np.eye(3).reshape(-1)
-        radius = float(size[0])
-        found = [(geom, dist + radius, fromto) for geom, dist, fromto in self.contacts(axis, margin - radius)]
-        model.geom_size[axis] = size
-        model.geom_rbound[axis] = rbound
-        return found
+        try:
+            yield axis, float(size[0])
+        finally:
+            model.geom_size[axis] = size
+            model.geom_rbound[axis] = rbound
+
+    def segment_contacts(self, x: float, y: float, low: float, high: float, margin: float) -> list[tuple[int, float, np.ndarray]]:
+        """contacts() of the vertical segment from `low` to `high` at (x, y) (MuJoCo frame): distances from the
+        segment itself, fromto from the segment to the other geom."""
+        with self._segment_probe(x, y, low, high) as (axis, radius):
+            return [(geom, dist + radius, fromto) for geom, dist, fromto in self.contacts(axis, margin - radius)]
+
+    def segment_distance(self, x: float, y: float, low: float, high: float, geoms: Iterable[int]) -> float:
+        """Distance (0 when touching) from the vertical segment from `low` to `high` at (x, y) (MuJoCo frame) to the
+        nearest of `geoms`, within 20 m."""
+        with self._segment_probe(x, y, low, high) as (axis, radius):
+            best = min(mujoco.mj_geomDistance(self.model, self.data, axis, g, 20.0, None) for g in geoms)
+        return max(best + radius, 0.0)
 
     def lip_in_the_way(self, x: float, y: float, radius: float) -> bool:
         """Whether a platform lip's footprint comes within `radius` of the vertical line at (x, y) (MuJoCo frame):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import mujoco
 import numpy as np
 
 from mcs_plugin.constants import (

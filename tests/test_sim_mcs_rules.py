@@ -691,16 +691,41 @@ def test_reach_is_measured_across_the_floor_plan_up_to_the_raised_top_of_the_rea
     assert sim.step("PickupObject", objectId="ball").return_status == "OUT_OF_REACH"
 
 
-def test_a_spot_on_a_high_surface_is_in_reach_across_the_floor_plan(sim):
-    """AI2-THOR keeps a receptacle's spawn points whose distance from the camera, measured level with the point, is
-    under the reach (Contains.NarrowDownValidSpawnPoints): a ball is put on the middle of a stand 1.2 m up, 0.95 m
-    ahead (1.03 m from the body's segment top, 0.8 m up: measured from there, only the stand's near edge would be in
-    reach)."""
-    stand = _box("stand", 0.0, 0.6, 0.95, (0.4, 1.2, 0.4), kinematic=True, receptacle=True)
-    sim.start_scene(scene(stand, ball(x=0.3, z=0.45, diameter=0.2), tilt=30))
+def test_a_kinematic_object_let_go_of_is_physical(sim):
+    """AI2-THOR's DropHandObject makes the released rigidbody non-kinematic, whatever the scene said: a ball shown
+    kinematic, picked up and dropped, falls to the floor instead of hanging where the hand let go of it."""
+    sim.start_scene(scene(ball(z=0.8, diameter=0.2, kinematic=True), tilt=30))
     assert sim.step("PickupObject", objectId="ball").return_status == "SUCCESSFUL"
-    run(sim, 4, "LookUp")
-    out = sim.step("PutObject", objectId="ball", receptacleObjectId="stand")
-    assert out.return_status == "SUCCESSFUL"
-    placed = obj(out, "ball").position
-    assert (placed["x"], placed["y"], placed["z"]) == pytest.approx((0.0, 1.3, 0.95), abs=0.02)
+    assert sim.step("DropObject", objectId="ball").return_status == "SUCCESSFUL"
+    assert obj(sim.last_output, "ball").position["y"] > 0.5  # let go at the hand
+    run(sim, 10)
+    assert obj(sim.last_output, "ball").position["y"] == pytest.approx(0.1, abs=0.01)  # resting on the floor
+
+
+@pytest.mark.parametrize("action", ["PushObject", "TorqueObject"])
+def test_a_force_on_a_kinematic_object_makes_it_physical(sim, action):
+    """AI2-THOR's ApplyForceObject (which MCS's PushObject, PullObject and TorqueObject call) sets the target's
+    rigidbody non-kinematic before the force acts: a moveable box shown kinematic slides or turns, and goes on
+    being physical."""
+    box = _box("box", 0.0, 0.1, 0.8, (0.2, 0.2, 0.2), kinematic=True, moveable=True, mass=1)
+    sim.start_scene(scene(box, tilt=30))
+    before = obj(sim.last_output, "box")
+    assert sim.step(action, objectId="box").return_status == "SUCCESSFUL"
+    run(sim, 3)
+    after = obj(sim.last_output, "box")
+    moved = after.position["z"] - before.position["z"] if action == "PushObject" else abs(
+        (after.rotation["y"] - before.rotation["y"] + 180) % 360 - 180)
+    assert moved > (0.05 if action == "PushObject" else 1.0)
+
+
+def test_a_spot_on_a_surface_must_be_in_view_and_in_sight(sim):
+    """AI2-THOR keeps only spawn points strictly inside the viewport and in sight (Contains.NarrowDownValidSpawnPoints,
+    CheckIfPointIsInViewport: nothing met by the ray from the camera short of 1 cm before the point): looking level
+    from 0.762 m, a spot on the floor 0.5 m ahead lies below the image and one 2 m ahead is in it, unless a box
+    stands in between."""
+    sim.start_scene(scene())
+    runner = sim._runner
+    assert not runner._spot_in_view(np.array([0.0, 0.5, 0.0]))
+    assert runner._spot_in_view(np.array([0.0, 2.0, 0.0]))
+    sim.start_scene(scene(_box("box", 0.0, 0.3, 1.0, (0.4, 0.6, 0.2), kinematic=True)))
+    assert not sim._runner._spot_in_view(np.array([0.0, 2.0, 0.0]))

@@ -13,7 +13,7 @@ from mcs_plugin.constants import (
 )
 from mcs_plugin.mcs import Action, ReturnStatus
 from mcs_plugin.mcs.params import bool_param, check_params, choice_param, direction_keys, number_param
-from mcs_plugin.sim.camera import pixel_ray
+from mcs_plugin.sim.camera import focal_length, pixel_ray
 from mcs_plugin.sim.coords import unity_euler_to_mj_matrix, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.observation import MAX_VISIBLE_DISTANCE
 from mcs_plugin.sim.performer import TOUCH_TOLERANCE, Performer
@@ -25,6 +25,8 @@ HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at le
 SPAWN_POINT_LIFT = 0.05  # AI2-THOR's receptacle spawn points lie this far above the bottom of the trigger box
 PLACE_LIFT = 0.005  # and an object placed at one is let go this far above it (InstantiatePrefabTest's yoffset)
 CONTAINER_DROP = SPAWN_POINT_LIFT + PLACE_LIFT  # an object put into a container is let go this far above its floor
+SPAWN_VIEW_LIFT = 0.05  # a spawn point not below the camera is looked at this far above it (NarrowDownValidSpawnPoints)
+SPAWN_VIEW_MARGIN = 0.01  # the sight line to a spawn point may meet something this close before it (CheckIfPointIsInViewport)
 AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower
 DEFAULT_FORCE = 0.5  # MCS's default `force` of PushObject, PullObject, TorqueObject and ThrowObject
 DEFAULT_CLOCKWISE = True  # MCS's default `clockwise` of RotateObject
@@ -268,6 +270,7 @@ class ActionRunner:
         self._held_rotation.pop(obj.id, None)
         self.held.remove(obj)
         self.world.set_present(obj, True)
+        self._make_physical(obj)  # AI2-THOR's DropHandObject, and MCS's put, make the released body non-kinematic
         for content, _, _ in self._carried.pop(obj.id, ()):
             self.world.set_carried(content, False)
 
@@ -443,6 +446,8 @@ class ActionRunner:
                 if index == 0:
                     return False
                 continue
+            if not (receptacle.openable or self._spot_in_view(np.array([spot[0], spot[1], surface]))):
+                continue
             if receptacle.openable:
                 bottom = surface + CONTAINER_DROP
             elif on_trigger:  # low[2]: the trigger box's bottom
@@ -455,6 +460,29 @@ class ActionRunner:
                 world.forward()
                 return True
         return False
+
+    def _spot_in_view(self, point: np.ndarray) -> bool:
+        """Whether a spot on a surface is in the image and in sight, as AI2-THOR asks of a spawn point
+        (Contains.NarrowDownValidSpawnPoints, CheckIfPointIsInViewport): strictly inside the viewport, and nothing
+        met by the ray from the camera short of 1 cm before it; a spot not below the camera is looked at 5 cm above
+        the surface."""
+        cam = self.performer.camera_mj()
+        if point[2] >= cam[2] - SPAWN_VIEW_LIFT:
+            point = point + np.array([0.0, 0.0, SPAWN_VIEW_LIFT])
+        forward, up = self.performer.camera_axes()
+        right = np.cross(forward, up)
+        rel = point - cam
+        depth = float(rel @ forward)
+        if depth <= 0:
+            return False
+        f = focal_length(self.height, CAMERA_FIELD_OF_VIEW)
+        px = self.width / 2.0 + f * float(rel @ right) / depth
+        py = self.height / 2.0 - f * float(rel @ up) / depth
+        if not (0 < px < self.width and 0 < py < self.height):
+            return False
+        dist = float(np.linalg.norm(rel))
+        geom, hit = self.world.ray(cam, rel / dist)
+        return geom < 0 or hit > dist - SPAWN_VIEW_MARGIN
 
     def _fits(self, obj: SimObject, pose: tuple[np.ndarray, np.ndarray]) -> bool:
         """Whether a held object set at `pose` would overlap nothing by more than OVERLAP_TOLERANCE."""
@@ -528,6 +556,7 @@ class ActionRunner:
         # view (a turtle pushed off-centre goes straight on).
         away = yaw_forward_mj(self.performer.yaw)
         sign = 1.0 if self._action == Action.PUSH_OBJECT else -1.0
+        self._make_physical(obj)
         self.world.set_velocity(obj, sign * away * PUSH_IMPULSE * force / max(obj.mass, 1e-3))
         return outcome
 
@@ -539,8 +568,15 @@ class ActionRunner:
             return outcome
         force = number_param(params, "force", DEFAULT_FORCE, -1.0, 1.0)
         # Positive force turns the object clockwise seen from above (negative about MuJoCo +z).
+        self._make_physical(obj)
         self.world.add_spin(obj, -force * TORQUE_IMPULSE)
         return outcome
+
+    def _make_physical(self, obj: SimObject) -> None:
+        """Make a kinematic body physical for good, as AI2-THOR does before a force acts on it (ApplyForceObject:
+        isKinematic = false; MCS's TorqueObject goes through it too) and when the hand lets go of it."""
+        if obj.dynamic and obj.frozen and not obj.ghost:
+            self.world.set_frozen(obj, False)
 
     def _kinematic_shift(self, obj: SimObject, offset: np.ndarray, yaw_deg: float, shove: bool = False) -> bool:
         """Move and turn an object if it does not run into anything; False (unchanged) otherwise.

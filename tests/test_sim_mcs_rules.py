@@ -729,3 +729,21 @@ def test_a_spot_on_a_surface_must_be_in_view_and_in_sight(sim):
     assert runner._spot_in_view(np.array([0.0, 2.0, 0.0]))
     sim.start_scene(scene(_box("box", 0.0, 0.3, 1.0, (0.4, 0.6, 0.2), kinematic=True)))
     assert not sim._runner._spot_in_view(np.array([0.0, 2.0, 0.0]))
+
+
+def test_noise_reaches_moves_and_forces_but_not_turns():
+    """With noise_enabled MCS's Python scales a move's distance (and a force) by 1 + U(-0.5, 0.5) (Parameter.MIN_NOISE,
+    MAX_NOISE), while MCSController's RotateLeft/RotateRight/LookUp/LookDown turn by a fixed 10 degrees."""
+    from mcs_plugin.sim.controller import EmbeddedController
+
+    sim = EmbeddedController({"metadata": "oracle", "render": False, "noise_enabled": True, "seed": 3})
+    sim.start_scene(scene())
+    steps = []
+    for _ in range(12):
+        before = sim.last_output.position["z"]
+        steps.append(sim.step("MoveAhead").position["z"] - before)
+    assert all(0.05 - 1e-6 <= s <= 0.15 + 1e-6 for s in steps) and max(steps) - min(steps) > 0.03
+    for action in ("RotateRight", "RotateLeft", "RotateLeft", "LookDown", "LookDown", "LookUp"):
+        sim.step(action)
+    assert (sim.last_output.rotation, sim.last_output.head_tilt) == (350.0, 10.0)
+    sim.stop_simulation()

@@ -283,13 +283,14 @@ class ActionRunner:
 
     def _rotate(self, params: dict) -> Outcome:
         sign = 1.0 if self._action == Action.ROTATE_RIGHT else -1.0
-        self.performer.rotate(sign * ROTATE_DEGREES * (1.0 + self.noise()))
+        # MCSController's RotateLeft/RotateRight/LookUp/LookDown turn by a fixed 10 degrees: noise never reaches them.
+        self.performer.rotate(sign * ROTATE_DEGREES)
         self.update_held()
         return Outcome(S.SUCCESSFUL)
 
     def _look(self, params: dict) -> Outcome:
         sign = 1.0 if self._action == Action.LOOK_DOWN else -1.0
-        if not self.performer.look(sign * ROTATE_DEGREES * (1.0 + self.noise())):
+        if not self.performer.look(sign * ROTATE_DEGREES):
             return Outcome(S.CANNOT_ROTATE)
         return Outcome(S.SUCCESSFUL)
 
@@ -551,7 +552,7 @@ class ActionRunner:
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
-        force = number_param(params, "force", DEFAULT_FORCE, 0.0, 1.0)
+        force = number_param(params, "force", DEFAULT_FORCE, 0.0, 1.0) * (1.0 + self.noise())
         # AI2-THOR's ApplyForceObject pushes along the agent's facing (pulls against it), wherever the object is in
         # view (a turtle pushed off-centre goes straight on).
         away = yaw_forward_mj(self.performer.yaw)
@@ -566,7 +567,7 @@ class ActionRunner:
         obj, outcome = self._moveable_target(params)
         if obj is None:
             return outcome
-        force = number_param(params, "force", DEFAULT_FORCE, -1.0, 1.0)
+        force = number_param(params, "force", DEFAULT_FORCE, -1.0, 1.0) * (1.0 + self.noise())
         # Positive force turns the object clockwise seen from above (negative about MuJoCo +z).
         self._make_physical(obj)
         self.world.add_spin(obj, -force * TORQUE_IMPULSE)

@@ -11,7 +11,7 @@ import numpy as np
 from PIL import Image
 
 from mcs_plugin.constants import (
-    CAMERA_FIELD_OF_VIEW, CAPSULE_TOP, CLIPPING_PLANES, DEFAULT, GROUP_PERFORMER, LEVEL1, MOVE_DIRECTIONS, NONE, ORACLE,
+    ACTION_NOISE, CAMERA_FIELD_OF_VIEW, CAPSULE_TOP, CLIPPING_PLANES, DEFAULT, GROUP_PERFORMER, LEVEL1, MOVE_DIRECTIONS, NONE, ORACLE,
     PERFORMER_RADIUS, PERFORMER_REACH, STANDING, STANDING_CAMERA_HEIGHT, TIERS_WITH_WORLD_STATE,
 )
 from mcs_plugin.mcs import (
@@ -216,8 +216,9 @@ class EmbeddedController:
                                  "violations_xy_list": violations_xy_list, "internal_state": internal_state})
 
     def generate_noise(self) -> float:
-        """A random value in [-0.05, 0.05] when noise is enabled, else 0."""
-        return self._rng.uniform(-0.05, 0.05) if self.config.noise_enabled else 0.0
+        """A random value in [-ACTION_NOISE, ACTION_NOISE] when noise is enabled, else 0. (MCS's docstring says
+        +-0.05; its Parameter.MIN_NOISE / MAX_NOISE, which the draw uses, are +-0.5.)"""
+        return self._rng.uniform(-ACTION_NOISE, ACTION_NOISE) if self.config.noise_enabled else 0.0
 
     def get_metadata_level(self) -> str:
         """The metadata tier this controller reports at."""

@@ -405,6 +405,17 @@ def test_end_habituation_teleports_and_counts_trials():
     assert sim.step("Pass").habituation_trial == 2
 
 
+def test_end_habituation_teleports_only_with_both_coordinates():
+    """MCS's Python sends a teleport position only when both xPosition and zPosition are given
+    (Parameter._get_teleport_position): with xPosition alone the performer stays where it is and only turns."""
+    goal = {"category": "intuitive physics", "habituation_total": 2, "last_step": 3,
+            "action_list": [["EndHabituation,xPosition=1,yRotation=90"], ["Pass"], ["Pass"]]}
+    sim = EmbeddedController({"metadata": "oracle", "render": False})
+    sim.start_scene(scene(goal=goal, start=(0.5, -1.0)))
+    out = sim.step("EndHabituation")
+    assert (out.position["x"], out.position["z"], out.rotation) == pytest.approx((0.5, -1.0, 90.0))
+
+
 # -- reward --------------------------------------------------------------------------------------
 def test_retrieval_reward_seed_and_mcs074():
     goal = {"category": "retrieval", "metadata": {"target": {"id": "ball"}}}

@@ -324,8 +324,8 @@ class ActionRunner:
     def _end_habituation(self, params: dict) -> Outcome:
         hidden = {**self.hidden_params, **params}
         performer = self.performer
-        performer.x = float(hidden.get("xPosition", performer.x))
-        performer.z = float(hidden.get("zPosition", performer.z))
+        if "xPosition" in hidden and "zPosition" in hidden:  # MCS's Python teleports only with both (Parameter._get_teleport_position)
+            performer.x, performer.z = float(hidden["xPosition"]), float(hidden["zPosition"])
         if "yRotation" in hidden:  # MCS teleports the body's yaw and levels the camera (tilt 10 -> 0)
             performer.yaw, performer.tilt = float(hidden["yRotation"]) % 360.0, 0.0
         performer.place_capsule(self.world, performer.x, performer.z)

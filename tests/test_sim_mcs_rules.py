@@ -747,3 +747,17 @@ def test_noise_reaches_moves_and_forces_but_not_turns():
         sim.step(action)
     assert (sim.last_output.rotation, sim.last_output.head_tilt) == (350.0, 10.0)
     sim.stop_simulation()
+
+
+def test_a_put_object_faces_the_rooms_yaw_0(sim):
+    """MCS's edit of InstantiatePrefabTest.PlaceObject no longer copies the receptacle's rotation: it tries the world
+    yaws 0, 90, 180 and 270 degrees in turn. A block held by a performer facing 90 degrees turns with it, and put on a
+    stand it faces 0."""
+    stand = _box("stand", 0.6, 0.2, 0.0, (0.6, 0.4, 1.0), kinematic=True, receptacle=True)
+    block = _box("block", 0.0, 0.05, 0.7, (0.1, 0.1, 0.1), mass=0.2, pickupable=True)
+    sim.start_scene(scene(stand, block, tilt=30))
+    assert sim.step("PickupObject", objectId="block").return_status == "SUCCESSFUL"
+    run(sim, 9, "RotateRight")
+    assert round(obj(sim.last_output, "block").rotation["y"]) % 360 == 90
+    out = sim.step("PutObject", objectId="block", receptacleObjectId="stand")
+    assert out.return_status == "SUCCESSFUL" and round(obj(out, "block").rotation["y"]) % 360 == 0

@@ -17,7 +17,7 @@ from mcs_plugin.sim.camera import focal_length, pixel_ray
 from mcs_plugin.sim.coords import unity_euler_to_mj_matrix, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.observation import MAX_VISIBLE_DISTANCE
 from mcs_plugin.sim.performer import TOUCH_TOLERANCE, Performer
-from mcs_plugin.sim.world import FLOOR_ID, SimObject, World, yaw_of
+from mcs_plugin.sim.world import FLOOR_ID, SimObject, World
 
 S = ReturnStatus
 HELD_AHEAD = 0.24  # a held object's near side sits this far ahead of the camera
@@ -25,8 +25,9 @@ HELD_BELOW = 0.08  # and its top this far below the camera (and its bottom at le
 SPAWN_POINT_LIFT = 0.05  # AI2-THOR's receptacle spawn points lie this far above the bottom of the trigger box
 PLACE_LIFT = 0.005  # and an object placed at one is let go this far above it (InstantiatePrefabTest's yoffset)
 CONTAINER_DROP = SPAWN_POINT_LIFT + PLACE_LIFT  # an object put into a container is let go this far above its floor
+PLACE_YAWS = (0.0, 90.0, 180.0, 270.0)  # world yaws a put object is tried at, in order (PlaceObject, 90-degree steps)
 SPAWN_VIEW_LIFT = 0.05  # a spawn point not below the camera is looked at this far above it (NarrowDownValidSpawnPoints)
-SPAWN_VIEW_MARGIN = 0.01  # the sight line to a spawn point may meet something this close before it (CheckIfPointIsInViewport)
+SPAWN_VIEW_MARGIN = 0.01  # the sight line to a spawn point may meet something this close before it (Unity raycast)
 AGENT_HELD_GROWTH = 0.073  # an object taken from a simulation agent is held this much further out and lower
 DEFAULT_FORCE = 0.5  # MCS's default `force` of PushObject, PullObject, TorqueObject and ThrowObject
 DEFAULT_CLOCKWISE = True  # MCS's default `clockwise` of RotateObject
@@ -324,7 +325,8 @@ class ActionRunner:
     def _end_habituation(self, params: dict) -> Outcome:
         hidden = {**self.hidden_params, **params}
         performer = self.performer
-        if "xPosition" in hidden and "zPosition" in hidden:  # MCS's Python teleports only with both (Parameter._get_teleport_position)
+        # MCS's Python teleports only with both coordinates (Parameter._get_teleport_position).
+        if "xPosition" in hidden and "zPosition" in hidden:
             performer.x, performer.z = float(hidden["xPosition"]), float(hidden["zPosition"])
         if "yRotation" in hidden:  # MCS teleports the body's yaw and levels the camera (tilt 10 -> 0)
             performer.yaw, performer.tilt = float(hidden["yRotation"]) % 360.0, 0.0
@@ -409,10 +411,12 @@ class ActionRunner:
         """Set a held object down upright on a receptacle's surface (above its centre where it can).
 
         As in MCS, the spot on a surface must be within reach of the camera across the floor plan, whatever its
-        height (Contains.NarrowDownValidSpawnPoints); an opened container (chest, drawer) takes the object at its centre once the container itself is in reach
-        (even 1.2 m away). The object is placed upright (its yaw kept). It must fit there, overlapping nothing
-        (another object, a container's walls): on a surface the nearest spot in reach where it fits is taken
-        instead, and none means OBSTRUCTED, as does an object too big for a container (AI2-THOR's
+        height, and in view (Contains.NarrowDownValidSpawnPoints); an opened container (chest, drawer) takes the
+        object at its centre once the container itself is in reach (even 1.2 m away). The object is set upright
+        facing the room's yaw 0, else 90, 180 or 270 degrees, the first that fits (MCS's edit of
+        InstantiatePrefabTest.PlaceObject sets the world yaw to i * 90 degrees, no longer the receptacle's). It must
+        fit there, overlapping nothing (another object, a container's walls): on a surface the nearest spot in reach
+        where it fits is taken instead, and none means OBSTRUCTED, as does an object too big for a container (AI2-THOR's
         PlaceObjectReceptacle tries the receptacle's spawn points in turn and fails when the object fits at none).
         Where the receptacle has a trigger box (a seat's open area), the spots lie on it and the object is let go
         at AI2-THOR's spawn point: on the surface, or SPAWN_POINT_LIFT above the trigger box's bottom where the
@@ -429,8 +433,7 @@ class ActionRunner:
         if not receptacle.openable and self.performer.horizontal_distance(*middle) > PERFORMER_REACH:
             fit_low, fit_high = np.minimum(low[:2] + half, middle), np.maximum(high[:2] - half, middle)
             first = np.clip(np.array([self.performer.x, self.performer.z]), fit_low, fit_high)
-        mat = unity_euler_to_mj_matrix(0.0, yaw_of(world.body_mat(obj)), 0.0)
-        local_centre = mat @ obj.bounds_center[[0, 2, 1]]
+        turns = [unity_euler_to_mj_matrix(0.0, yaw, 0.0) for yaw in PLACE_YAWS]
         # A container takes the object at its centre or not at all; a surface may take it at another spot.
         spots = [np.asarray(first, float)] if receptacle.openable else _spots_nearest_first(
             np.asarray(first, float), low[:2], high[:2])
@@ -455,11 +458,13 @@ class ActionRunner:
                 bottom = max(surface, low[2] + SPAWN_POINT_LIFT) + PLACE_LIFT
             else:  # no trigger box known: the spawn point on the surface (AI2-THOR's ray hit point)
                 bottom = surface + PLACE_LIFT
-            pose = (np.array([spot[0], spot[1], bottom + obj.size[1] / 2.0]) - local_centre, mat)
-            if self._fits(obj, pose):
-                self._release(obj, pose)
-                world.forward()
-                return True
+            for mat in turns:
+                origin = np.array([spot[0], spot[1], bottom + obj.size[1] / 2.0]) - mat @ obj.bounds_center[[0, 2, 1]]
+                pose = (origin, mat)
+                if self._fits(obj, pose):
+                    self._release(obj, pose)
+                    world.forward()
+                    return True
         return False
 
     def _spot_in_view(self, point: np.ndarray) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 # The performer's moves.
 MOVE_DISTANCE = 0.1  # metres per MoveAhead/Back/Left/Right
 ROTATE_DEGREES = 10.0  # per RotateLeft/Right and LookUp/Down
-ACTION_NOISE = 0.5  # noise_enabled scales a move's distance and a push's force by 1 + U(-0.5, 0.5) (MCS Parameter.MIN/MAX_NOISE)
+ACTION_NOISE = 0.5  # noise_enabled scales moves and forces by 1 + U(-0.5, 0.5) (MCS Parameter.MIN_NOISE/MAX_NOISE)
 MAX_TILT = 90.0  # head tilt limit, degrees either way
 # Each move as (ahead, right) steps of MOVE_DISTANCE in the performer's frame.
 MOVE_DIRECTIONS: dict[str, tuple[int, int]] = {

@@ -13,7 +13,7 @@ from mcs_plugin.constants import (
 )
 from mcs_plugin.mcs import Action, ReturnStatus
 from mcs_plugin.mcs.params import bool_param, check_params, choice_param, direction_keys, number_param
-from mcs_plugin.sim.camera import focal_length, pixel_ray
+from mcs_plugin.sim.camera import camera_basis, image_points, pixel_ray
 from mcs_plugin.sim.coords import unity_euler_to_mj_matrix, yaw_forward_mj, yaw_right_mj
 from mcs_plugin.sim.observation import MAX_VISIBLE_DISTANCE
 from mcs_plugin.sim.performer import TOUCH_TOLERANCE, Performer
@@ -433,7 +433,8 @@ class ActionRunner:
         if not receptacle.openable and self.performer.horizontal_distance(*middle) > PERFORMER_REACH:
             fit_low, fit_high = np.minimum(low[:2] + half, middle), np.maximum(high[:2] - half, middle)
             first = np.clip(np.array([self.performer.x, self.performer.z]), fit_low, fit_high)
-        turns = [unity_euler_to_mj_matrix(0.0, yaw, 0.0) for yaw in PLACE_YAWS]
+        turns = [(mat, mat @ obj.bounds_center[[0, 2, 1]])
+                 for mat in (unity_euler_to_mj_matrix(0.0, yaw, 0.0) for yaw in PLACE_YAWS)]
         # A container takes the object at its centre or not at all; a surface may take it at another spot.
         spots = [np.asarray(first, float)] if receptacle.openable else _spots_nearest_first(
             np.asarray(first, float), low[:2], high[:2])
@@ -458,9 +459,8 @@ class ActionRunner:
                 bottom = max(surface, low[2] + SPAWN_POINT_LIFT) + PLACE_LIFT
             else:  # no trigger box known: the spawn point on the surface (AI2-THOR's ray hit point)
                 bottom = surface + PLACE_LIFT
-            for mat in turns:
-                origin = np.array([spot[0], spot[1], bottom + obj.size[1] / 2.0]) - mat @ obj.bounds_center[[0, 2, 1]]
-                pose = (origin, mat)
+            for mat, local_centre in turns:
+                pose = (np.array([spot[0], spot[1], bottom + obj.size[1] / 2.0]) - local_centre, mat)
                 if self._fits(obj, pose):
                     self._release(obj, pose)
                     world.forward()
@@ -475,17 +475,11 @@ class ActionRunner:
         cam = self.performer.camera_mj()
         if point[2] >= cam[2] - SPAWN_VIEW_LIFT:
             point = point + np.array([0.0, 0.0, SPAWN_VIEW_LIFT])
-        forward, up = self.performer.camera_axes()
-        right = np.cross(forward, up)
+        (px,), (py,), (depth,) = image_points(point[None], cam, camera_basis(*self.performer.camera_axes()),
+                                              self.width, self.height)
+        if depth <= 0 or not (0 < px < self.width and 0 < py < self.height):
+            return False
         rel = point - cam
-        depth = float(rel @ forward)
-        if depth <= 0:
-            return False
-        f = focal_length(self.height, CAMERA_FIELD_OF_VIEW)
-        px = self.width / 2.0 + f * float(rel @ right) / depth
-        py = self.height / 2.0 - f * float(rel @ up) / depth
-        if not (0 < px < self.width and 0 < py < self.height):
-            return False
         dist = float(np.linalg.norm(rel))
         geom, hit = self.world.ray(cam, rel / dist)
         return geom < 0 or hit > dist - SPAWN_VIEW_MARGIN

@@ -20,6 +20,22 @@ def projection_params(width: int, height: int, fov_y: float = CAMERA_FIELD_OF_VI
     return f, f, width / 2.0, height / 2.0
 
 
+def camera_basis(forward: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """The camera's axes as rows (right, up, forward) of a (3, 3) array, from its forward and up unit vectors."""
+    return np.stack([np.cross(forward, up), up, forward])
+
+
+def image_points(points: np.ndarray, origin: np.ndarray, basis: np.ndarray, width: int, height: int,
+                 fov_y: float = CAMERA_FIELD_OF_VIEW) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Image coordinates (px right, py down, origin top-left corner) and depth along the view of world points (N, 3)
+    seen from `origin` with camera axes `basis` (camera_basis); a point at or behind the camera gets depth <= 0."""
+    rel = (np.asarray(points, float) - origin) @ basis.T  # camera coordinates: right, up, forward
+    depth = rel[:, 2]
+    safe = np.where(depth > 1e-9, depth, 1e-9)
+    f = focal_length(height, fov_y)
+    return width / 2.0 + f * rel[:, 0] / safe, height / 2.0 - f * rel[:, 1] / safe, depth
+
+
 def pixel_ray(px: float, py: float, width: int, height: int, fov_y: float, forward: np.ndarray, up: np.ndarray) -> np.ndarray:
     """Unit world direction through image point (px right, py down, origin top-left corner)."""
     forward = np.asarray(forward, float) / np.linalg.norm(forward)

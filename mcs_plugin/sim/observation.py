@@ -12,7 +12,7 @@ import numpy as np
 
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_PERFORMER, GROUP_SEE_PAST
 from mcs_plugin.mcs import ObjectMetadata
-from mcs_plugin.sim.camera import focal_length
+from mcs_plugin.sim.camera import camera_basis, focal_length, image_points
 from mcs_plugin.sim.catalog import AGENT_SCALE, AGENT_SHAPE, REGISTRY_BOX_SLACK, get_object_type, is_known_type, prefabs
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.datafiles import data_text
@@ -354,10 +354,7 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
     rays hits them first (_seen_by_grid). The floor is included (it can be targeted); callers list it or not.
     """
     cam = performer.camera_mj()
-    forward, up = performer.camera_axes()
-    right = np.array([forward[1] * up[2] - forward[2] * up[1], forward[2] * up[0] - forward[0] * up[2],
-                      forward[0] * up[1] - forward[1] * up[0]])
-    basis = np.stack([right, up, forward])  # camera axes as rows
+    basis = camera_basis(*performer.camera_axes())
     seen: dict[str, float] = {}
     objects = world.objects
     hit_geoms, dists = world.rays(cam, _grid_camera_directions(width, height) @ basis, MAX_VISIBLE_DISTANCE)
@@ -371,12 +368,7 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
     points, owners, agent_mask = _visibility_points(world)
     if len(points) == 0:
         return seen
-    rel = (points - cam) @ basis.T  # camera coordinates: right, up, forward
-    f = focal_length(height, CAMERA_FIELD_OF_VIEW)
-    depth = rel[:, 2]
-    safe = np.where(depth > 1e-9, depth, 1e-9)
-    px = width / 2.0 + f * rel[:, 0] / safe
-    py = height / 2.0 - f * rel[:, 1] / safe
+    px, py, depth = image_points(points, cam, basis, width, height)
     in_view = (depth > 0.01) & (px >= 0) & (px < width) & (py >= 0) & (py < height)
     if not in_view.any():
         return seen

@@ -22,7 +22,10 @@ def projection_params(width: int, height: int, fov_y: float = CAMERA_FIELD_OF_VI
 
 def camera_basis(forward: np.ndarray, up: np.ndarray) -> np.ndarray:
     """The camera's axes as rows (right, up, forward) of a (3, 3) array, from its forward and up unit vectors."""
-    return np.stack([np.cross(forward, up), up, forward])
+    # forward x up written out: np.cross costs ~15 us a call, and this runs every step
+    right = [forward[1] * up[2] - forward[2] * up[1], forward[2] * up[0] - forward[0] * up[2],
+             forward[0] * up[1] - forward[1] * up[0]]
+    return np.array([right, up, forward], dtype=float)
 
 
 def image_points(points: np.ndarray, origin: np.ndarray, basis: np.ndarray, width: int, height: int,

@@ -96,8 +96,8 @@ def test_every_type_loads_with_parts_inside_its_bounds():
             if part.role not in ("collider", "trigger"):
                 union_lo, union_hi = np.minimum(union_lo, p_lo), np.maximum(union_hi, p_hi)
         # the parts fill the bounding box (agents: a narrower torso in z; AI2-THOR prefabs: their colliders, which
-        # leave parts of the visual mesh out)
-        if name in PREFAB_TYPES:
+        # leave parts of the visual mesh out; doors: Door4.prefab's 0.056 m panel in the 0.1 m wall the box spans)
+        if name in PREFAB_TYPES or otype.family == "door":
             continue
         if otype.family == "agent":
             assert np.isclose(union_lo[1], lo[1]) and np.isclose(union_hi[1], hi[1]), name
@@ -291,19 +291,25 @@ def test_a_separate_containers_inside_is_the_generators_enclosed_area():
 
 
 def test_a_support_container_is_a_channel_between_the_blocks_its_placers_hold():
-    """container_asymmetric_06 (the generator's 1.4 x 1 x 1 body, enclosed area 1 m wide with its floor 0.105 m up,
-    placers at x +-0.6 meeting it 0.4 m and 0 m below its top): a floor under an opening 1 m wide, open at the top
-    and from front to back, between a block 0.6 m tall at +x and one 1 m tall at -x; container_asymmetric_10's
-    opening lies 0.1 m off centre, its blocks 0.4 and 0.2 m wide."""
+    """container_asymmetric_06 (the generator's 1.4 x 1 x 1 body, enclosed area 1 m wide and 0.8 m deep with its
+    floor 0.105 m up, placers at x +-0.6 meeting it 0.4 m and 0 m below its top) as its prefab builds it: a floor
+    0.1 m thick under an opening 1 m wide, open at the top, between a block 0.6 m tall at +x and one 1 m tall at -x,
+    with a lip 0.1 m deep and 0.1 m high across each end of the opening; container_asymmetric_10's opening lies
+    0.1 m off centre, its blocks 0.4 and 0.2 m wide."""
     parts = get_object_type("container_asymmetric_06").parts
     (floor,) = [part for part in parts if part.role == "floor"]
-    assert part_bounds(floor)[1][1] == pytest.approx(0.105)
-    blocks = sorted((part for part in parts if part is not floor), key=lambda part: part.center[0])
+    assert part_bounds(floor)[1][1] == pytest.approx(0.1)
+    walls = [part for part in parts if part is not floor]
+    blocks = sorted((part for part in walls if part.size[2] == pytest.approx(1.0)), key=lambda part: part.center[0])
     assert [part_bounds(block)[1][1] for block in blocks] == pytest.approx([1.0, 0.6])
     assert [block.size[0] for block in blocks] == pytest.approx([0.2, 0.2])
-    assert all(part.size[2] == pytest.approx(1.0) for part in parts)  # nothing closes the front or the back
-    blocks = sorted(get_object_type("container_asymmetric_10").parts_with_role("wall"), key=lambda part: part.center[0])
-    assert [block.size[0] for block in blocks] == pytest.approx([0.4, 0.2])
+    lips = sorted((part for part in walls if part not in blocks), key=lambda part: part.center[2])
+    assert [part_bounds(lip)[0][2] for lip in lips] == pytest.approx([-0.5, 0.4])
+    assert all(part_bounds(lip)[0][1] == pytest.approx(0.1) and part_bounds(lip)[1][1] == pytest.approx(0.2)
+               and lip.size[0] == pytest.approx(1.0) for lip in lips)
+    blocks = [part for part in get_object_type("container_asymmetric_10").parts_with_role("wall")
+              if part.size[2] == pytest.approx(1.0)]
+    assert sorted(block.size[0] for block in blocks) == pytest.approx([0.2, 0.4])
 
 
 def test_chairs_sofas_and_shelves():
@@ -357,9 +363,11 @@ def test_door_and_turntable():
     door = get_object_type("door_4")
     assert door.openable and door.kinematic_default and not door.moveable
     assert door.shape == "door"
-    (panel,) = door.parts_with_role("door")
-    assert panel.hinge_axis == (0.0, 1.0, 0.0)
-    assert len(door.parts_with_role("frame")) == 3
+    (panel,) = door.parts  # Door4.prefab: one panel, no frame (the scene's wall cubes frame it)
+    assert panel.role == "door" and panel.hinge_axis == (0.0, 1.0, 0.0)
+    assert panel.hinge == pytest.approx((0.425, 0.0, 0.05))  # its +x edge, on the wall's +z face
+    assert panel.size == pytest.approx((0.85, 2.0, 0.056))
+    assert panel.open_center == pytest.approx((0.85, 1.0, 0.1))  # turned 180 degrees, flat against that face
     assert door.size == pytest.approx((0.85, 2.0, 0.1))
     cog = get_object_type("rotating_cog")
     assert cog.is_structural_default and cog.kinematic_default

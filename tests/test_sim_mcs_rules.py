@@ -577,24 +577,13 @@ def test_a_raised_lid_hides_the_ball_from_its_side(sim):
 
 
 def _door_at(z: float) -> dict:
-    """MCS's door_4 (0.85 x 2 m frame, its panel hinged on one side and swinging 90 degrees toward +z)."""
+    """MCS's door_4 standing alone (a 0.85 x 2 m panel hinged on its +x edge, opening flat toward +z)."""
     return {"id": "door", "type": "door_4", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": z}}]}
 
 
-def test_opening_a_door_into_the_body_is_obstructed(sim):
-    """AI2-THOR's InteractAndWait: once the part has moved, an opened (or closed) object that overlaps the agent's
-    capsule is moved back and the action fails, OBSTRUCTED; beside the door's swing it opens."""
-    sim.start_scene(scene(_door_at(1.0), start=(-0.3, 1.5), yaw=180))
-    out = sim.step("OpenObject", objectId="door")
-    assert (out.return_status, obj(out, "door").is_open) == ("OBSTRUCTED", False)
-    sim.start_scene(scene(_door_at(1.0), start=(0.3, 1.6), yaw=180))
-    out = sim.step("OpenObject", objectId="door")
-    assert (out.return_status, obj(out, "door").is_open) == ("SUCCESSFUL", True)
-
-
 def test_closing_a_door_on_the_body_is_obstructed(sim):
-    """The same check after closing: a performer standing where the panel closes (looking up at the door's top
-    frame) keeps the door open; 0.3 m further back it closes."""
+    """The same check after closing: a performer standing where the panel closes (looking up, the opened panel
+    in view) keeps the door open; 0.3 m further back it closes."""
     sim.start_scene(scene(_door_at(1.0), start=(0.0, 0.3)))
     assert sim.step("OpenObject", objectId="door").return_status == "SUCCESSFUL"
     assert all(out.return_status == "SUCCESSFUL" for out in run(sim, 5, "MoveAhead") + run(sim, 9, "LookUp"))
@@ -761,3 +750,52 @@ def test_a_put_object_faces_the_rooms_yaw_0(sim):
     assert round(obj(sim.last_output, "block").rotation["y"]) % 360 == 90
     out = sim.step("PutObject", objectId="block", receptacleObjectId="stand")
     assert out.return_status == "SUCCESSFUL" and round(obj(out, "block").rotation["y"]) % 360 == 0
+
+
+def _door_in_wall(opened: bool = False) -> list[dict]:
+    """A door_4 at z = 1 in a wall across the room (the scene generator's wall cubes on both sides of it)."""
+    door = {"id": "door", "type": "door_4", "kinematic": True, "openable": True, "opened": opened,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.0}}]}
+    return [door, wall("wall_left", x=-1.425, z=1.0), wall("wall_right", x=1.425, z=1.0)]
+
+
+def test_an_opened_door_clears_its_doorway(sim):
+    """Door4.prefab turns its panel 180 degrees about the hinge on its +x edge: opened from its -z side, the doorway
+    is free to walk through."""
+    sim.start_scene(scene(*_door_in_wall(), start=(0.0, 0.7)))
+    assert sim.step("MoveAhead").return_status == "OBSTRUCTED"  # the closed panel
+    assert sim.step("OpenObject", objectId="door").return_status == "SUCCESSFUL"
+    outs = run(sim, 8, "MoveAhead")
+    assert all(out.return_status == "SUCCESSFUL" for out in outs)
+    assert outs[-1].position["z"] == pytest.approx(1.5, abs=1e-3)
+
+
+def test_an_opened_door_lies_against_the_wall_beside_the_opening(sim):
+    """The opened panel lies flat on the wall's +z face from the hinge to 0.85 m beyond it (x 0.425-1.275, z 1.072-
+    1.128 here): from that side it is seen and stops the body 0.21 m from its face, 0.078 m before the wall would."""
+    for opened, stop in ((True, 1.4), (False, 1.3)):
+        sim.start_scene(scene(*_door_in_wall(opened), start=(0.85, 1.6), yaw=180.0))
+        outs = run(sim, 4, "MoveAhead")
+        assert [out.return_status for out in outs].count("SUCCESSFUL") == round((1.6 - stop) / 0.1)
+        assert outs[-1].position["z"] == pytest.approx(stop, abs=1e-3)
+        assert obj(outs[0], "door").visible == opened
+
+
+def test_opening_a_door_into_the_body_is_obstructed(sim):
+    """AI2-THOR's InteractAndWait puts the part back and fails the action when the opened object ends up in the
+    performer's body: a performer beside the wall on the door's +z side is where its panel would land."""
+    sim.start_scene(scene(*_door_in_wall(), start=(0.6, 1.27), yaw=250.0))
+    out = sim.step("OpenObject", objectId="door")
+    assert out.return_status == "OBSTRUCTED"
+    assert not obj(out, "door").is_open
+    sim.start_scene(scene(*_door_in_wall(), start=(-0.6, 1.27), yaw=110.0))  # the hinge's far side: clear
+    assert sim.step("OpenObject", objectId="door").return_status == "SUCCESSFUL"
+
+
+def test_a_door_is_seen_by_the_point_grid_on_its_panel(sim):
+    """Door4.prefab's panel carries 6 x 9 visibility points on each face: a closed door 0.27 m ahead of the camera is
+    seen though its corners, edges' middles and centre are all out of view; with the body turned away it is not."""
+    sim.start_scene(scene(*_door_in_wall(), start=(0.0, 0.7)))
+    assert obj(sim.last_output, "door").visible
+    sim.start_scene(scene(*_door_in_wall(), start=(0.0, 0.7), yaw=90.0))
+    assert not obj(sim.last_output, "door").visible

@@ -235,8 +235,8 @@ def _ball_in_channel(turn: float) -> dict:
 
 
 def test_a_ball_in_a_support_container_is_seen_through_its_open_front_only(sim):
-    """A support-relations container is a channel open from front to back between two blocks, so a ball in it is
-    seen from in front at eye level below its 1 m top; turned a quarter, a block stands between."""
+    """A support-relations container is a channel between two blocks, closed at its ends only by a low lip, so a
+    ball in it is seen from in front at eye level below its 1 m top; turned a quarter, a block stands between."""
     sim.start_scene(_ball_in_channel(0.0))
     out = run(sim, 2)[-1]
     assert obj(out, "ball").visible and obj(out, "ball").position["y"] == pytest.approx(0.215, abs=1e-3)
@@ -273,3 +273,17 @@ def test_a_trophy_is_solid_as_its_registry_box_and_drawn_as_its_catalog_shape(si
     assert not world.model.geom_contype[trophy.look_geom_ids].any()
     (beside,), _ = world.rays(origin + np.array([0.03, 0.0, 0.0]), np.array([[0.0, 1.0, 0.0]]), 5.0)
     assert beside not in trophy.geom_ids  # 10 cm beside the axis: past the box
+
+
+def test_the_lip_of_a_support_container_hides_what_lies_low_behind_it(sim):
+    """The support containers' prefabs close the ends of the opening with a lip 0.1 m high: a 0.1 m ball on the floor
+    of a container raised so that it lies level with the camera is hidden by the lip 2 m ahead; on the floor,
+    where the sight line drops over the lip, it is seen."""
+    for raised, seen in ((0.6, False), (0.0, True)):
+        container = {"id": "container", "type": "container_symmetric_03", "kinematic": True,
+                     "shows": [{"stepBegin": 0, "position": {"x": 0, "y": raised, "z": 2}}]}
+        ball = {"id": "ball", "type": "soccer_ball", "kinematic": True, "locationParent": "container",
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.155, "z": 0},
+                           "scale": {"x": 0.4545, "y": 0.4545, "z": 0.4545}}]}
+        sim.start_scene(scene(container, ball))
+        assert obj(sim.last_output, "ball").visible is seen

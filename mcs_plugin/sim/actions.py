@@ -705,12 +705,11 @@ class ActionRunner:
         """Whether the performer's body overlaps an object (or the lid attached to it) by more than a touch."""
         world = self.world
         lid = world.by_id.get(obj.attached_lid) if obj.attached_lid else None
-        with world.doors_swung_open(obj):
-            self.performer.place_capsule(world, self.performer.x, self.performer.z)
-            for geom, dist, _ in world.body_contacts():
-                owner = world.owner(geom)
-                if dist < -TOUCH_TOLERANCE and owner is not None and (owner is obj or owner is lid):
-                    return True
+        self.performer.place_capsule(world, self.performer.x, self.performer.z)
+        for geom, dist, _ in world.body_contacts():
+            owner = world.owner(geom)
+            if dist < -TOUCH_TOLERANCE and owner is not None and (owner is obj or owner is lid):
+                return True
         return False
 
     def _restricted(self, obj: SimObject) -> bool:

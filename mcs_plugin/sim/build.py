@@ -546,17 +546,13 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
         obj.lid_geom_ids = [g for g, part in zip(geoms, spec.parts) if part[4] in catalog.MOVING_ROLES]
         drawn[[g for g, part in zip(geoms, spec.parts) if part[4] == "collider"]] = False
         for g, part, open_pose in zip(geoms, spec.parts, obj.part_open_centres or [None] * len(spec.parts)):
-            # Lids swing up and drawers slide out; an opened door is taken out of the way (MCS does not
-            # see an opened door from in front of it).
+            # Lids swing up, doors swing open and drawers slide out, each to the box it then fills.
             if open_pose is None:
                 continue
             open_centre, open_size = open_pose
             opened = (model.geom_pos[g] + (open_centre - part[1])[[0, 2, 1]], np.maximum(open_size[[0, 2, 1]] / 2.0, 1e-4))
-            if part[4] in ("lid", "drawer"):
-                obj.moving_part_poses[g] = ((model.geom_pos[g].copy(), model.geom_size[g][:3].copy()), opened)
-                obj.moving_part_roles[g] = part[4]
-            elif part[4] == "door":
-                obj.swing_poses[g] = opened
+            obj.moving_part_poses[g] = ((model.geom_pos[g].copy(), model.geom_size[g][:3].copy()), opened)
+            obj.moving_part_roles[g] = part[4]
         if obj.dynamic or obj.plank:  # moving bodies carry their material (static geoms none: contact_friction)
             _apply_physics_properties(obj)
             model.geom_friction[obj.geom_ids, 0] = contact_friction(obj, floor)

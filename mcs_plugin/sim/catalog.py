@@ -8,8 +8,9 @@ Frames and conventions (read this before using ``Part``)
 --------------------------------------------------------
 * Everything is in the object's **local MCS frame at scale 1**: metres, y up, +x right, +z forward
   (the object's "front" faces +z at rotation 0: chests open toward +z, chair/sofa backs and bed
-  headboards are at -z, drawers slide out toward +z, doors swing toward +z), except where a type's prefab says
-  otherwise (chair_1's backrest is at -x, bed_1's headboard at +z).
+  headboards are at -z, drawers slide out toward +z, doors open toward +z: a wardrobe's by 90 degrees, door_4's
+  flat against its wall), except where a type's prefab says otherwise (chair_1's backrest is at -x, bed_1's
+  headboard at +z).
 * The **origin is the object's position point** (``shows[].position``).  An object resting on the
   floor has its origin ``position_y_on_floor`` above the floor, so its bounding box spans
   ``x in [-sx/2, sx/2]``, ``y in [-position_y_on_floor, sy - position_y_on_floor]``,
@@ -329,6 +330,12 @@ _TUBE_WALL: dict[str, float] = _TABLES["tube_wall"]
 _OPEN_AREAS: dict[str, tuple[float, float, float, float, float]] = {
     name: tuple(area) for name, area in _TABLES["open_areas"].items()}
 _SUPPORT_CONTAINERS: dict[str, dict[str, Any]] = _TABLES["support_containers"]
+# The support containers' prefabs (MCS Custom/Prefabs/container_*.prefab): the floor collider's top lies 0.005 m under
+# the generator's enclosed area (what it places there is let go just above the floor), and a lip 0.1 m high closes the
+# opening's front and back, where the enclosed area (0.8 of the depth) stops.
+SUPPORT_FLOOR_CLEARANCE = 0.005
+SUPPORT_LIP_HEIGHT = 0.1
+SUPPORT_AREA_DEPTH = 0.8  # of the container's depth
 _OPEN_BOX_INSIDES: dict[str, tuple[float, float]] = {
     name: tuple(inside) for name, inside in _TABLES["open_box_insides"].items()}
 # (type name or prefix, salient materials, colour names, colours fixed whatever the scene's materials)
@@ -344,6 +351,10 @@ _TOOL_BAR_WIDTH_IT = 1.0  # tool_i / tool_t: bar width not in the data, a guess
 
 # Extra types (not in the CSV).
 _DOOR_WIDTH, _DOOR_HEIGHT, _DOOR_DEPTH = 0.85, 2.0, 0.1  # generator BASE_DOOR_WIDTH/HEIGHT, wall 0.1
+# Door4.prefab: the panel's collider is 0.056 m thick in the 0.1 m wall, and its hinge (the "Parent" pivot that
+# CanOpen_Object turns by openPositions y 180) lies on the +x edge at z +0.05, the wall's +z face.
+DOOR_PANEL_DEPTH = 0.56  # of the door's depth
+DOOR_HINGE_Z = 0.5  # of the door's depth, from its centre
 
 
 def parse_tool_type(name: str) -> tuple[str, float, float] | None:
@@ -397,16 +408,22 @@ def _open_box(x, y, z, t=None, y0=0.0, cx=0.0, cz=0.0, floor_role="floor", wall_
 
 
 def _support_container(x, y, z, area: list[float], placers: list[list[float]]) -> list[Part]:
-    """A support-relations container: a floor under an opening `area` = [x centre, floor top, width] wide that runs
-    through from front to back, between two solid blocks, each as tall as where the placer over it meets it."""
-    centre, floor_top, width = area
+    """A support-relations container: a floor under an opening `area` = [x centre, floor top, width] wide, open at the
+    top, between two solid blocks, each as tall as where the placer over it meets it, with a low lip across the
+    opening's front and back ends."""
+    centre, area_floor, width = area
     left, right = centre - width / 2, centre + width / 2
-    floor_top = min(floor_top, y)
+    floor_top = min(area_floor - SUPPORT_FLOOR_CLEARANCE, y)
     parts = [_box(centre, floor_top / 2, 0, width, floor_top, z, "floor")]
     for x0, x1 in ((-x / 2, left), (right, x / 2)):
         held = [offset for px, offset in placers if x0 <= px <= x1]
         top = max(floor_top, y - (held[0] if held else 0.0))
         parts.append(_box((x0 + x1) / 2, top / 2, 0, x1 - x0, top, z, "wall"))
+    lip_depth = (1.0 - SUPPORT_AREA_DEPTH) * z / 2
+    lip_top = min(floor_top + SUPPORT_LIP_HEIGHT, y)
+    for side in (-1, 1):
+        parts.append(_box(centre, (floor_top + lip_top) / 2, side * (z - lip_depth) / 2, width, lip_top - floor_top,
+                          lip_depth, "wall"))
     return parts
 
 
@@ -642,13 +659,15 @@ def _wardrobe(x, y, z) -> list[Part]:
 
 
 def _door(x, y, z) -> list[Part]:
-    post = 0.04
-    panel_t = 0.05
+    """door_4 / door_4b as MCS's Door4.prefab builds them: one panel (no frame: the scene's wall cubes are the frame)
+    hinged on its +x edge on the wall's +z face, that opens 180 degrees to lie flat against that face beside the
+    opening."""
+    depth = DOOR_PANEL_DEPTH * z
+    hinge_z = DOOR_HINGE_Z * z
     return [
-        _box(-x / 2 + post / 2, y / 2, 0, post, y, z, "frame"),
-        _box(x / 2 - post / 2, y / 2, 0, post, y, z, "frame"),
-        _box(0, y - post / 2, 0, x - 2 * post, post, z, "frame"),
-        _hinged_panel(-x / 2 + post, x / 2 - post, 0.0, y - post, panel_t / 2, panel_t, -1),
+        _box(0, y / 2, 0, x, y, depth, "door",
+             hinge=(float(x / 2), 0.0, float(hinge_z)), hinge_axis=(0.0, 1.0, 0.0),
+             open_center=(float(x), float(y / 2), float(2 * hinge_z)), open_size=(float(x), float(y), float(depth))),
     ]
 
 
@@ -999,7 +1018,7 @@ def _extra_rows() -> dict[str, dict[str, str]]:
     door = {
         "doc_section": "Structural", "doc_default_mass": "100", "doc_openable": "X",
         "gen_dims_xyz_at_scale1": f"{_DOOR_WIDTH}/{_DOOR_HEIGHT}/{_DOOR_DEPTH}", "gen_positionY_on_floor": "0.0",
-        "gen_attributes": "openable", "gen_shape": "door", "doc_details": "Openable door in a wall (frame + hinged panel)",
+        "gen_attributes": "openable", "gen_shape": "door", "doc_details": "Openable door in a wall (a hinged panel)",
     }
     extras = {
         "door_4": dict(door),

@@ -205,6 +205,21 @@ def _geom_samples(model: mujoco.MjModel, geom: int) -> np.ndarray:
     return model.geom_aabb[geom, :3] + part_points(tuple(float(v) for v in 2.0 * model.geom_aabb[geom, 3:]), part)
 
 
+# Door4.prefab (door_4, door_4b) gives its panel 108 visibility points, children of the panel that turn with it: a grid
+# 6 across its width (0.17 m apart) by 9 up its height (0.25 m apart) on each face.
+DOOR_POINT_GRID = (6, 9)
+
+
+@functools.lru_cache(maxsize=16)
+def door_panel_points(full: tuple[float, float, float]) -> np.ndarray:
+    """A door panel's visibility points relative to its centre (full extents `full`, thin along z)."""
+    across, up = (np.linspace(-1.0, 1.0, n) for n in DOOR_POINT_GRID)
+    pattern = np.array([[x, y, z] for x in across for y in up for z in (-1.0, 1.0)])
+    points = _on_box(pattern, full)
+    points.setflags(write=False)
+    return points
+
+
 def _registry_anchor(world: World, obj: SimObject) -> int:
     """The geom that carries an object's registry points: its first visible geom on its own body (-1 if none)."""
     model = world.model
@@ -222,7 +237,7 @@ def _registry_samples(world: World, obj: SimObject, geom: int) -> np.ndarray | N
     return (local[:, [0, 2, 1]] - world.model.geom_pos[geom]) @ rotation.reshape(3, 3)
 
 
-_GRID = 12  # a coarse grid of image rays finds the floor, structures and doors whose samples lie off screen
+_GRID = 12  # a coarse grid of image rays finds the floor and structures whose samples lie off screen
 
 
 @functools.lru_cache(maxsize=16)
@@ -245,6 +260,11 @@ def _sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
         for obj in world.objects:
             for geom in obj.look_geom_ids:  # only drawn: never a visibility point's part
                 per_geom[geom] = np.zeros((0, 3))
+            if _is_door(obj):
+                for geom in obj.geom_ids:
+                    per_geom[geom] = world.model.geom_aabb[geom, :3] + door_panel_points(
+                        tuple(float(v) for v in 2.0 * world.model.geom_aabb[geom, [3, 5, 4]]))[:, [0, 2, 1]]
+                continue
             anchor = _registry_anchor(world, obj) if not obj.is_agent else -1
             samples = _registry_samples(world, obj, anchor) if anchor >= 0 else None
             if samples is not None:
@@ -257,11 +277,14 @@ def _sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
     return cached
 
 
+def _is_door(obj: SimObject) -> bool:
+    return obj.type_name in ("door_4", "door_4b")
+
+
 def _seen_by_grid(obj: SimObject) -> bool:
     """Whether an object counts as seen where the image grid hits it: the floor and structures (MCS reports them
-    visible anyway; they can be targeted by id) and doors, whose panels carry visibility points across their face
-    (a closed door 0.3 m ahead is visible with its corners and centre out of view)."""
-    return obj.is_floor or obj.structural or obj.type_name.startswith("door_")
+    visible anyway; they can be targeted by id)."""
+    return obj.is_floor or obj.structural
 
 
 # A simulation agent is seen by its registry points (MCS gives every agent the same 40: 8 around each of 5 rings up

@@ -150,7 +150,6 @@ class ObjectState:
     plank_dofs: tuple[int, int] = (-1, -1)  # a plank's slide and hinge degrees of freedom
     moving_part_poses: dict = field(default_factory=dict)  # geom -> ((pos, half size) closed, (pos, half size) open)
     moving_part_roles: dict = field(default_factory=dict)  # geom -> lid / door / drawer
-    swing_poses: dict = field(default_factory=dict)  # door panel geom -> (pos, half size) swung open (else absent)
     present: bool = True  # False while hidden, held or before its first show
     held: bool = False
     was_picked_up: bool = False
@@ -360,8 +359,10 @@ class World:
         self.forward()
         sliding = any(role == "drawer" for role in obj.moving_part_roles.values())
         contents = self._contents(obj) if sliding else []
-        if sliding:  # MuJoCo's per-body bounding volumes are built once: a slid drawer leaves them and what it holds
-            self.model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_MIDPHASE  # would fall through its floor
+        if sliding or "door" in obj.moving_part_roles.values():
+            # MuJoCo's per-body bounding volumes are built once: a slid drawer or a swung door leaves them (what a
+            # drawer holds would fall through its floor, a body would walk through the door)
+            self.model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_MIDPHASE
         shift = np.zeros(3)
         for geom, (closed, open_pose) in obj.moving_part_poses.items():
             pos, half = open_pose if opened else closed
@@ -383,31 +384,6 @@ class World:
         self.model.geom_contype[ids] = 0 if opened else self._contype[ids]
         self.model.geom_conaffinity[ids] = 0 if opened else self._conaffinity[ids]
         self.model.geom_group[ids] = GROUP_ABSENT if opened else self._group[ids]
-
-    @contextmanager
-    def doors_swung_open(self, obj: SimObject):
-        """For contact queries only: an opened object's door panels where they swing to (an opened door is
-        otherwise taken out of the way), put back afterwards."""
-        model = self.model
-        ids = [g for g in obj.swing_poses if obj.is_open and obj.present]
-        saved = [(model.geom_pos[g].copy(), model.geom_size[g][:3].copy(), model.geom_aabb[g].copy(),
-                  float(model.geom_rbound[g]), int(model.geom_contype[g]), int(model.geom_group[g])) for g in ids]
-        try:
-            for g in ids:
-                pos, half = obj.swing_poses[g]
-                model.geom_pos[g], model.geom_size[g][:3], model.geom_aabb[g, 3:] = pos, half, half
-                model.geom_aabb[g, :3] = 0.0
-                model.geom_rbound[g] = float(np.linalg.norm(half))
-                model.geom_contype[g], model.geom_group[g] = self._contype[g], self._group[g]
-            if ids:
-                self.forward()
-            yield
-        finally:
-            for g, (pos, size, aabb, rbound, contype, group) in zip(ids, saved):
-                model.geom_pos[g], model.geom_size[g][:3], model.geom_aabb[g] = pos, size, aabb
-                model.geom_rbound[g], model.geom_contype[g], model.geom_group[g] = rbound, contype, group
-            if ids:
-                self.forward()
 
     def geoms_box(self, obj: SimObject, in_own_frame: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Box (low, high; MuJoCo axes) around an object's present geoms, where they are now: aligned with the

@@ -320,6 +320,25 @@ def test_physics_properties_set_unity_drag(sim):
     assert body.angular_drag == 0.0
 
 
+def test_a_soccer_ball_has_the_registry_drag_of_the_0_7_x_registry(sim):
+    """The registry that lists the support-relations containers gives soccer_ball drag 0.25 (older copies: 0): a
+    soccer ball flying after a push loses 0.25 of its speed per second to drag, where a ball of the same size keeps it."""
+    speeds = {}
+    for kind in ("soccer_ball", "ball"):
+        flying = {"id": kind, "type": kind, "mass": 1,
+                  "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 2.5, "z": 1.0},
+                             "scale": {"x": 1, "y": 1, "z": 1} if kind == "soccer_ball" else
+                             {"x": 0.22, "y": 0.22, "z": 0.22}}],
+                  "forces": [{"stepBegin": 1, "stepEnd": 1, "vector": {"x": 0, "y": 0, "z": 100}}]}
+        sim.start_scene(scene(flying))
+        travel = np.diff([obj(out, kind).position["z"] for out in run(sim, 5)])
+        speeds[kind] = travel[2:] / travel[1]
+        body = sim.world.by_id[kind]
+        assert body.drag == (0.25 if kind == "soccer_ball" else 0.0)
+    assert speeds["ball"] == pytest.approx([1.0, 1.0], abs=1e-3)
+    assert speeds["soccer_ball"] == pytest.approx([1 - 0.25 * 0.05, (1 - 0.25 * 0.05) ** 2], abs=2e-3)
+
+
 def test_physics_properties_not_enabled_keep_the_defaults(sim):
     """Without `enable`, physicsProperties change nothing: no drag, angular drag 0.5."""
     sim.start_scene(scene(ball(z=0.7, physicsProperties={"enable": False, "drag": 4.0})))

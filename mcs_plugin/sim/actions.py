@@ -77,10 +77,6 @@ def _spots_nearest_first(first: np.ndarray, low: np.ndarray, high: np.ndarray) -
     return [first, *grid]
 
 
-def _is_door(obj: SimObject) -> bool:
-    return obj.type_name.startswith("door")
-
-
 class ActionRunner:
     """Carries out one MCS action on a world and a performer and says how it went."""
 
@@ -718,7 +714,7 @@ class ActionRunner:
         if not self.restrict_open or obj.id in self._opened_once:
             return False
         if self.restrict_open == "doors":
-            return _is_door(obj) and any(_is_door(self.world.by_id[i]) for i in self._opened_once)
+            return obj.is_door and any(self.world.by_id[i].is_door for i in self._opened_once)
         return bool(self._opened_once)
 
     def _rotate_in_hand(self, params: dict) -> Outcome:

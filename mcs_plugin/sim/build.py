@@ -137,6 +137,7 @@ def _make_scene_object(obj: SceneObject) -> tuple[SimObject, list, np.ndarray, n
         is_open=bool(obj.opened),
         structural=structural,
         is_agent=otype.is_agent,
+        is_door=otype.family == "door",
         rgb=rgb,
         material_list=reported_materials(obj),
         texture_color_list=color_names,

@@ -260,7 +260,7 @@ def _sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
         for obj in world.objects:
             for geom in obj.look_geom_ids:  # only drawn: never a visibility point's part
                 per_geom[geom] = np.zeros((0, 3))
-            if _is_door(obj):
+            if obj.is_door:
                 for geom in obj.geom_ids:
                     per_geom[geom] = world.model.geom_aabb[geom, :3] + door_panel_points(
                         tuple(float(v) for v in 2.0 * world.model.geom_aabb[geom, [3, 5, 4]]))[:, [0, 2, 1]]
@@ -275,10 +275,6 @@ def _sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
         cached = (np.concatenate(per_geom), np.repeat(np.arange(world.model.ngeom), [len(p) for p in per_geom]))
         world._visibility_samples = cached
     return cached
-
-
-def _is_door(obj: SimObject) -> bool:
-    return obj.type_name in ("door_4", "door_4b")
 
 
 def _seen_by_grid(obj: SimObject) -> bool:

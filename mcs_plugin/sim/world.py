@@ -119,6 +119,7 @@ class ObjectFacts:
     structural: bool = False  # listed in structural_object_list
     is_floor: bool = False
     is_agent: bool = False
+    is_door: bool = False  # door_4 / door_4b (Door4.prefab)
     seesaw: bool = False
     plank: bool = False  # a seesaw plank: it only rises, falls and pitches about its own x axis (see _plank_joints)
     is_lip: bool = False  # a platform lip: always obstructs the performer

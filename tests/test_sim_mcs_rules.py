@@ -595,9 +595,9 @@ def test_a_raised_lid_hides_the_ball_from_its_side(sim):
     assert obj(out, "lid").visible is True and obj(out, "target").visible is False
 
 
-def _door_at(z: float) -> dict:
+def _door_at(z: float, **flags) -> dict:
     """MCS's door_4 standing alone (a 0.85 x 2 m panel hinged on its +x edge, opening flat toward +z)."""
-    return {"id": "door", "type": "door_4", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": z}}]}
+    return {"id": "door", "type": "door_4", "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": z}}], **flags}
 
 
 def test_closing_a_door_on_the_body_is_obstructed(sim):
@@ -773,9 +773,7 @@ def test_a_put_object_faces_the_rooms_yaw_0(sim):
 
 def _door_in_wall(opened: bool = False) -> list[dict]:
     """A door_4 at z = 1 in a wall across the room (the scene generator's wall cubes on both sides of it)."""
-    door = {"id": "door", "type": "door_4", "kinematic": True, "openable": True, "opened": opened,
-            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0, "z": 1.0}}]}
-    return [door, wall("wall_left", x=-1.425, z=1.0), wall("wall_right", x=1.425, z=1.0)]
+    return [_door_at(1.0, opened=opened), wall("wall_left", x=-1.425, z=1.0), wall("wall_right", x=1.425, z=1.0)]
 
 
 def test_an_opened_door_clears_its_doorway(sim):

@@ -12,6 +12,9 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+# The signs (+-1, +-1, +-1) of a box's 8 corners relative to its centre, in units of its half extents.
+BOX_CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
+
 
 def angle_difference(a: float, b: float) -> float:
     """Signed smallest difference a - b of two angles in degrees, in (-180, 180]."""

@@ -7,7 +7,7 @@ import pytest
 
 from mcs_plugin.constants import GROUP_LOOK
 from mcs_plugin.sim.observation import REGISTRY_INSET, SAMPLE_INSET, registry_points
-from tests.sim_scenes import obj, run, scene
+from tests.sim_scenes import ball, chest, obj, run, scene
 
 
 def _agent(x: float = 0.0, z: float = 0.0, yaw: float = 180.0) -> dict:
@@ -287,3 +287,17 @@ def test_the_lip_of_a_support_container_hides_what_lies_low_behind_it(sim):
                            "scale": {"x": 0.4545, "y": 0.4545, "z": 0.4545}}]}
         sim.start_scene(scene(container, ball))
         assert obj(sim.last_output, "ball").visible is seen
+
+
+def test_a_raised_lid_hides_what_is_behind_its_top(sim):
+    """A chest's lid swung up stands 0.97 m tall, above the chest's closed box: what lies behind its top is hidden
+    (rays meet the moved lid, not only the box it was built in), and is seen over the closed chest."""
+    floating = ball("target", z=1.0, diameter=0.1, kinematic=True)
+    floating["shows"][0]["position"]["y"] = 0.8
+    out = sim.start_scene(scene(chest(z=1.0), floating))
+    assert obj(out, "target").visible is True
+    out = sim.step("OpenObject", objectId="chest")
+    assert out.return_status == "SUCCESSFUL"
+    assert obj(out, "target").visible is False
+    out = sim.step("CloseObject", objectId="chest")
+    assert obj(out, "target").visible is True

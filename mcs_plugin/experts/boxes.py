@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 import numpy as np
 
 from mcs_plugin.constants import CAPSULE_TOP, STANDING_CAMERA_HEIGHT as CAMERA_HEIGHT
-from mcs_plugin.geometry import convex_hull
+from mcs_plugin.geometry import BOX_CORNER_SIGNS, convex_hull
 
 if TYPE_CHECKING:  # pragma: no cover
     from mcs_plugin.mcs import ObjectMetadata, StepMetadata
@@ -16,7 +16,6 @@ BODY_TOP = CAPSULE_TOP + 0.05  # metres above the floor: objects entirely above 
 # (MCS's capsule reaches CAPSULE_TOP; 5 cm to spare; occluders' poles 1.35 m up let it pass)
 AGENT_SHAPE = "agent"  # ObjectMetadata.shape of simulation agents
 DOOR_SHAPE = "door"  # ObjectMetadata.shape of doors (door_4, door_4b)
-_CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
 
 
 def corner_xyz(corner) -> tuple:
@@ -31,7 +30,7 @@ class Box:
         self.center = np.asarray(center, float)
         self.axes = np.asarray(axes, float)  # rows: unit axes
         self.half = np.maximum(np.asarray(half, float), 1e-6)
-        self.corners = self.center + (_CORNER_SIGNS * self.half) @ self.axes
+        self.corners = self.center + (BOX_CORNER_SIGNS * self.half) @ self.axes
 
     @classmethod
     def from_corners(cls, corners: Sequence) -> Box:

@@ -11,6 +11,7 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_PERFORMER, GROUP_SEE_PAST
+from mcs_plugin.geometry import BOX_CORNER_SIGNS
 from mcs_plugin.mcs import ObjectMetadata
 from mcs_plugin.sim.camera import camera_basis, focal_length, image_points
 from mcs_plugin.sim.catalog import AGENT_SCALE, AGENT_SHAPE, REGISTRY_BOX_SLACK, get_object_type, is_known_type, prefabs
@@ -403,9 +404,6 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
     return seen
 
 
-_CORNER_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
-
-
 def objects_metadata(
     world: World, performer: Performer, objects: list[SimObject], seen: dict[str, float],
     colors: list[tuple[int, int, int]], states: list[list[str]],
@@ -417,7 +415,7 @@ def objects_metadata(
     pos = world.data.xpos[bodies]  # (N, 3) MuJoCo frame
     mats = world.data.xmat[bodies].reshape(-1, 3, 3)
     half = np.array([o.size for o in objects]) / 2.0
-    local = np.array([o.bounds_center for o in objects])[:, None, :] + _CORNER_SIGNS[None] * half[:, None, :]
+    local = np.array([o.bounds_center for o in objects])[:, None, :] + BOX_CORNER_SIGNS[None] * half[:, None, :]
     corners = pos[:, None, :] + np.einsum("nij,nkj->nki", mats, local[:, :, [0, 2, 1]])
     camera = performer.camera_mj()
     delta = pos - camera

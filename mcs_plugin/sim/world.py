@@ -13,6 +13,7 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.constants import GROUP_ABSENT, GROUP_PERFORMER
+from mcs_plugin.geometry import BOX_CORNER_SIGNS
 from mcs_plugin.mcs.scene import DEFAULT_ROOM_DIMENSIONS, Scene, SceneObject
 from mcs_plugin.sim.coords import matrix_to_quat
 
@@ -360,10 +361,6 @@ class World:
         self.forward()
         sliding = any(role == "drawer" for role in obj.moving_part_roles.values())
         contents = self._contents(obj) if sliding else []
-        if sliding or "door" in obj.moving_part_roles.values():
-            # MuJoCo's per-body bounding volumes are built once: a slid drawer or a swung door leaves them (what a
-            # drawer holds would fall through its floor, a body would walk through the door)
-            self.model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_MIDPHASE
         shift = np.zeros(3)
         for geom, (closed, open_pose) in obj.moving_part_poses.items():
             pos, half = open_pose if opened else closed
@@ -373,6 +370,8 @@ class World:
             self.model.geom_size[geom][:3] = half
             self.model.geom_aabb[geom, 3:] = half
             self.model.geom_rbound[geom] = float(np.linalg.norm(half))
+        if obj.moving_part_poses:
+            refit_body_bvh(self.model, obj.body_id)
         for item in contents:
             self.set_pose(item, self.body_pos(item) + shift, self.body_mat(item).copy())
         cache = getattr(self, "_visibility_samples", None)
@@ -1011,6 +1010,34 @@ def _geom_bottom(model: mujoco.MjModel, data: mujoco.MjData, g: int) -> float:
 # ----------------------------------------------------------------------------------------------
 # Building
 # ----------------------------------------------------------------------------------------------
+def refit_body_bvh(model: mujoco.MjModel, body: int) -> None:
+    """Rebuild a body's bounding volume hierarchy around its geoms where they are now.
+
+    MuJoCo builds each body's tree of boxes (in the body's inertial frame) once, at compile time; ray casts
+    (mj_multiRay) and the collision midphase skip whatever lies outside it. A lid, door or drawer moved within its
+    body leaves its compile-time box, so its leaf is recomputed and every node above it made the union of its two
+    children (a child's index is always larger than its parent's)."""
+    start, count = int(model.body_bvhadr[body]), int(model.body_bvhnum[body])
+    if count <= 0:
+        return
+    inertial = np.zeros(9)
+    mujoco.mju_quat2Mat(inertial, model.body_iquat[body])
+    inertial = inertial.reshape(3, 3)
+    geom_rot = np.zeros(9)
+    for node in range(start + count - 1, start - 1, -1):
+        geom = int(model.bvh_nodeid[node])
+        if geom >= 0:
+            mujoco.mju_quat2Mat(geom_rot, model.geom_quat[geom])
+            corners = model.geom_aabb[geom, :3] + BOX_CORNER_SIGNS * model.geom_aabb[geom, 3:]
+            points = (model.geom_pos[geom] + corners @ geom_rot.reshape(3, 3).T - model.body_ipos[body]) @ inertial
+        else:
+            children = start + model.bvh_child[node]
+            boxes = model.bvh_aabb[children]
+            points = np.concatenate([boxes[:, :3] - boxes[:, 3:], boxes[:, :3] + boxes[:, 3:]])
+        low, high = points.min(axis=0), points.max(axis=0)
+        model.bvh_aabb[node] = np.concatenate([(low + high) / 2.0, (high - low) / 2.0])
+
+
 def _axis_rotation(axis: np.ndarray, angle: float) -> np.ndarray:
     """Rotation matrix of `angle` radians about a unit `axis` (Rodrigues)."""
     x, y, z = np.asarray(axis, float) / max(float(np.linalg.norm(axis)), 1e-12)

@@ -7,6 +7,8 @@ on a loaded machine it moves far less than wall time.
 
 `--measure start_scene` times `start_scene` instead (build, first physics step and frame): the 10-object scene and
 six recorded Eval-7 scenes, each started `--starts` times per round, with and without rendering (64x64).
+`--measure opened_door` times the steps with a door added to the scene and opened first (an opened lid, door or
+drawer once switched MuJoCo's collision midphase off for the rest of the scene).
 `--measure build_world` times the scene -> MuJoCo model build alone, over every scene in tests/data/scenes.
 
 Reproduce benchmarks/RESULTS.md's rendering A/B (before = main's commit exported to /tmp/render_base):
@@ -34,10 +36,14 @@ import mcs_plugin
 assert os.path.realpath(mcs_plugin.__file__).startswith(os.path.realpath({tree!r})), mcs_plugin.__file__
 controller = EmbeddedController({{"metadata": "oracle", "width": {width}, "height": {height}, "render": {render}}})
 scene = ten_object_scene()
+if {door}:  # a door standing in the room, opened before the timed steps
+    scene["objects"].append({{"id": "door", "type": "door_4", "shows": [{{"stepBegin": 0, "position": {{"x": 3.5, "y": 0, "z": 4.5}}}}]}})
 controller.start_scene(scene)
 for action in itertools.islice(itertools.cycle(ACTIONS), 20):
     controller.step(action)
 controller.start_scene(scene)
+if {door}:
+    controller.world.set_open(controller.world.by_id["door"], True)
 wall, cpu = time.perf_counter(), time.process_time()
 for action in itertools.islice(itertools.cycle(ACTIONS), {steps}):
     controller.step(action)
@@ -108,22 +114,23 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--sizes", default="600x400,64x64", help="WxH,... ('none': no rendering)")
-    parser.add_argument("--measure", choices=("steps", "start_scene", "build_world"), default="steps")
+    parser.add_argument("--measure", choices=("steps", "opened_door", "start_scene", "build_world"), default="steps")
     parser.add_argument("--starts", type=int, default=5, help="start_scene, build_world: runs of each scene per round")
     args = parser.parse_args()
     cases: dict[str, tuple[str, dict[str, object]]] = {}
-    if args.measure == "steps":
+    if args.measure in ("steps", "opened_door"):
         for size in args.sizes.split(","):
             render = size != "none"  # "none": oracle metadata only, as sim_throughput's last configuration
             width, height = (int(v) for v in size.split("x")) if render else (600, 400)
-            cases[size] = (_MEASURE, {"width": width, "height": height, "render": render, "steps": args.steps})
+            cases[size] = (_MEASURE, {"width": width, "height": height, "render": render, "steps": args.steps,
+                                      "door": args.measure == "opened_door"})
     elif args.measure == "build_world":
         cases["build_world"] = (_BUILD, {"starts": args.starts})
     else:
         for render in (False, True):
             cases[f"start_scene render={render}"] = (_START, {"scenes": START_SCENES, "render": render,
                                                               "starts": args.starts})
-    unit = {"steps": "ms/step", "start_scene": "ms/start", "build_world": "ms/build"}[args.measure]
+    unit = {"steps": "ms/step", "opened_door": "ms/step", "start_scene": "ms/start", "build_world": "ms/build"}[args.measure]
     for size, (template, params) in cases.items():
         results: dict[str, list[dict[str, float]]] = {"A": [], "B": []}
         for r in range(args.rounds):

@@ -301,3 +301,19 @@ def test_a_raised_lid_hides_what_is_behind_its_top(sim):
     assert obj(out, "target").visible is False
     out = sim.step("CloseObject", objectId="chest")
     assert obj(out, "target").visible is True
+
+
+def _cube_ahead(object_id: str, near_face: float) -> dict:
+    """A 1 x 0.5 x 1 m kinematic cube on the floor straight ahead of a performer at the origin, its near face
+    `near_face` metres away."""
+    return {"id": object_id, "type": "cube", "kinematic": True,
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.25, "z": near_face + 0.5},
+                       "scale": {"x": 1, "y": 0.5, "z": 1}}]}
+
+
+@pytest.mark.parametrize("near_face, seen", [(13.9, True), (14.3, False)])
+def test_objects_are_seen_within_mcs_sight_range_of_the_body(sim, near_face, seen):
+    """MCS only tests objects with a collider within 14.15 m of the body's axis: a cube whose near face is 14.3 m
+    away is not seen, though its bounding sphere reaches within 14.15 m of the camera and nothing hides it."""
+    out = sim.start_scene(scene(_cube_ahead("cube", near_face), roomDimensions={"x": 40, "y": 3, "z": 40}))
+    assert obj(out, "cube").visible is seen

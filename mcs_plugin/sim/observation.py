@@ -17,10 +17,11 @@ from mcs_plugin.sim.camera import camera_basis, focal_length, image_points
 from mcs_plugin.sim.catalog import AGENT_SCALE, AGENT_SHAPE, REGISTRY_BOX_SLACK, get_object_type, is_known_type, prefabs
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.datafiles import data_text
-from mcs_plugin.sim.performer import Performer
+from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW, Performer
 from mcs_plugin.sim.world import AGENT_RAY_GROUPS, RAY_GROUPS, RAY_GROUPS_SEE_PAST, SimObject, World
 
-MAX_VISIBLE_DISTANCE = 14.15  # MCS MAX_DISTANCE_ACROSS_ROOM: rays and visibility stop here
+MAX_VISIBLE_DISTANCE = 14.15  # MCS MAX_DISTANCE_ACROSS_ROOM: image-point rays, and the range objects are seen in
+POINT_RAY_OVERSHOOT = 1.0  # m: a visibility point's ray reaches this far past the point
 
 
 def stable_color(object_id: str, taken: set[tuple[int, int, int]]) -> tuple[int, int, int]:
@@ -350,10 +351,35 @@ def _visibility_points(world: World) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return points, owners, agent_mask
 
 
-def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: np.ndarray, agent_point: np.ndarray):
-    """First geoms hit (and distances) by the rays toward visibility points of the given owners: a ray toward
-    another object's point passes through tools (GROUP_SEE_PAST), one toward a tool's own point meets it; only rays
-    toward an agent's points meet agents' shells."""
+def in_sight_range(world: World, performer: Performer) -> np.ndarray:
+    """Which objects (by index in world.objects, one more entry, False, for no owner) MCS tests for visibility at all:
+    those with a collider within MAX_VISIBLE_DISTANCE of the performer's capsule segment with its upper end raised by
+    that distance, so, across the floor plan, within MAX_VISIBLE_DISTANCE of the body's axis (AI2-THOR's
+    GetAllVisibleSimObjPhysics: Physics.OverlapCapsule on the SimObjVisible layer, which MCS calls with
+    MAX_DISTANCE_ACROSS_ROOM)."""
+    geoms = world.visibility_geoms()
+    owners = world.geom_owner[geoms]
+    low, high = performer.floor_y + AXIS_LOW, performer.floor_y + AXIS_HIGH + MAX_VISIBLE_DISTANCE
+    centres = world.data.geom_xpos[geoms]
+    below_or_above = np.maximum(np.maximum(low - centres[:, 2], centres[:, 2] - high), 0.0)
+    centre_gap = np.hypot(np.hypot(centres[:, 0] - performer.x, centres[:, 1] - performer.z), below_or_above)
+    # a geom's centre lies inside it: within range if its centre is; out of range if its bounding sphere is
+    in_range = np.zeros(len(world.objects) + 1, dtype=bool)
+    in_range[owners[centre_gap <= MAX_VISIBLE_DISTANCE]] = True
+    unsure = (centre_gap - world.model.geom_rbound[geoms] <= MAX_VISIBLE_DISTANCE) & ~in_range[owners]
+    for owner in np.unique(owners[unsure]).tolist():
+        near = geoms[unsure & (owners == owner)]
+        gap = world.segment_distance(performer.x, performer.z, low, high, near.tolist())
+        in_range[owner] = gap <= MAX_VISIBLE_DISTANCE
+    in_range[-1] = False
+    return in_range
+
+
+def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: np.ndarray, agent_point: np.ndarray,
+                reach: float):
+    """First geoms hit (and distances, up to `reach`) by the rays toward visibility points of the given owners: a ray
+    toward another object's point passes through tools (GROUP_SEE_PAST), one toward a tool's own point meets it; only
+    rays toward an agent's points meet agents' shells."""
     geoms = world.visibility_geoms()
     tools = np.zeros(len(world.objects) + 1, dtype=bool)  # by owner; the last entry for owner -1
     tools[world.geom_owner[geoms[world.model.geom_group[geoms] == GROUP_SEE_PAST]]] = True
@@ -362,7 +388,7 @@ def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: n
     for which, groups in ((~tool_point & ~agent_point, RAY_GROUPS_SEE_PAST), (tool_point & ~agent_point, RAY_GROUPS),
                           (agent_point, AGENT_RAY_GROUPS)):
         if which.any():
-            hit_geoms[which], dists[which] = world.rays(cam, directions[which], MAX_VISIBLE_DISTANCE, groups)
+            hit_geoms[which], dists[which] = world.rays(cam, directions[which], reach, groups)
     return hit_geoms, dists
 
 
@@ -390,11 +416,15 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
         return seen
     px, py, depth = image_points(points, cam, basis, width, height)
     in_view = (depth > 0.01) & (px >= 0) & (px < width) & (py >= 0) & (py < height)
+    in_view &= in_sight_range(world, performer)[owners]
     if not in_view.any():
         return seen
     directions = points[in_view] - cam
-    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
-    hit_geoms, dists = _point_rays(world, cam, directions, owners[in_view], agent_mask[in_view])
+    lengths = np.linalg.norm(directions, axis=1, keepdims=True)
+    directions /= lengths
+    # each point's ray reaches 1 m past it (CheckIfVisibilityPointInViewport)
+    hit_geoms, dists = _point_rays(world, cam, directions, owners[in_view], agent_mask[in_view],
+                                   float(lengths.max()) + POINT_RAY_OVERSHOOT)
     hit_owner = np.where(hit_geoms >= 0, world.geom_owner[np.maximum(hit_geoms, 0)], -1)
     match = hit_owner == owners[in_view]
     for owner, dist in zip(hit_owner[match].tolist(), dists[match].tolist()):

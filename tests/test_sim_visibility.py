@@ -317,3 +317,14 @@ def test_objects_are_seen_within_mcs_sight_range_of_the_body(sim, near_face, see
     away is not seen, though its bounding sphere reaches within 14.15 m of the camera and nothing hides it."""
     out = sim.start_scene(scene(_cube_ahead("cube", near_face), roomDimensions={"x": 40, "y": 3, "z": 40}))
     assert obj(out, "cube").visible is seen
+
+
+@pytest.mark.parametrize("diameter, z, seen", [(0.1, 2.5, False), (0.4, 2.8, True)])
+def test_a_rectangular_tool_hides_what_its_plank_covers(sim, diameter, z, seen):
+    """A tool_rect's 0.3 m box is seen past, but its prefab's plank (0.05-0.15 m over the floor) hides a small ball
+    just behind it from a performer standing 2 m before it; a larger ball behind it is seen over the plank."""
+    tool = {"id": "tool", "type": "tool_rect_0_75_x_4_00",
+            "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.15, "z": 2.0}, "rotation": {"x": 0, "y": 90, "z": 0}}]}
+    out = sim.start_scene(scene(tool, ball("target", z=z, diameter=diameter)))
+    assert obj(out, "tool").visible is True
+    assert obj(out, "target").visible is seen

@@ -440,18 +440,23 @@ def _fmt(values) -> str:
     return " ".join(f"{float(v):.6g}" for v in values)
 
 
+# Parts with no mass, outside an object's solid geoms: its look (only drawn) and its sight parts (only met by rays).
+MASSLESS_ROLES = ("look", "sight")
+
+
 def _geom_xml(spec: _Spec, index: int, part: tuple, mass: float, meshes: list[str]) -> str:
     """MJCF for one part, in the body's frame (MuJoCo axes); an agent's shell neither collides nor occludes, a
     receptacle's trigger box is not even drawn; a type's look is only drawn (its registry colliders are not drawn:
-    World.drawn)."""
+    World.drawn); a sight part is only met by rays (it hides what lies behind it)."""
     kind, centre, size, rot, role = part
     pos_mj = centre[[0, 2, 1]]
     size_mj = size[[0, 2, 1]]
     quat = matrix_to_quat(rot)
     name = f"{spec.name}#{index}"
-    group = {"shell": GROUP_AGENT_SHELL, "trigger": GROUP_ABSENT, "look": GROUP_LOOK}.get(role, spec.group)
+    group = {"shell": GROUP_AGENT_SHELL, "trigger": GROUP_ABSENT, "look": GROUP_LOOK, "sight": GROUP_STRUCTURE}.get(
+        role, spec.group)
     common = f'name="{_xml_escape(name)}" pos="{_fmt(pos_mj)}" quat="{_fmt(quat)}" group="{group}" mass="{mass:.6g}"'
-    if role in ("shell", "trigger", "look"):
+    if role in ("shell", "trigger", "look", "sight"):
         common += ' contype="0" conaffinity="0"'
     if kind == "box":
         return f'<geom type="box" size="{_fmt(np.maximum(size_mj / 2, 1e-4))}" {common}/>'
@@ -499,10 +504,10 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
     bodies: list[str] = []
     for spec in specs:
         obj = spec.obj
-        total_volume = sum(_part_volume(p[2]) for p in spec.parts if p[4] != "look") or 1.0
+        total_volume = sum(_part_volume(p[2]) for p in spec.parts if p[4] not in MASSLESS_ROLES) or 1.0
         geoms = []
         for index, part in enumerate(spec.parts):
-            mass = 0.0 if part[4] == "look" else max(obj.mass, 1e-3) * _part_volume(part[2]) / total_volume
+            mass = 0.0 if part[4] in MASSLESS_ROLES else max(obj.mass, 1e-3) * _part_volume(part[2]) / total_volume
             geoms.append(_geom_xml(spec, index, part, mass, meshes))
         attrs = f'name="{_xml_escape(BODY_PREFIX + spec.name)}" pos="{_fmt(spec.pos)}" quat="{_fmt(matrix_to_quat(spec.mat))}"'
         if obj.dynamic:
@@ -542,10 +547,11 @@ def build_world(scene: Scene, performer_radius: float = PERFORMER_RADIUS,
         obj.body_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, BODY_PREFIX + spec.name)
         first = model.body_geomadr[obj.body_id]
         geoms = list(range(first, first + model.body_geomnum[obj.body_id]))
-        obj.geom_ids = [g for g, part in zip(geoms, spec.parts) if part[4] != "look"]
+        obj.geom_ids = [g for g, part in zip(geoms, spec.parts) if part[4] not in MASSLESS_ROLES]
         obj.look_geom_ids = [g for g, part in zip(geoms, spec.parts) if part[4] == "look"]
+        obj.sight_geom_ids = [g for g, part in zip(geoms, spec.parts) if part[4] == "sight"]
         obj.lid_geom_ids = [g for g, part in zip(geoms, spec.parts) if part[4] in catalog.MOVING_ROLES]
-        drawn[[g for g, part in zip(geoms, spec.parts) if part[4] == "collider"]] = False
+        drawn[[g for g, part in zip(geoms, spec.parts) if part[4] in ("collider", "sight")]] = False
         for g, part, open_pose in zip(geoms, spec.parts, obj.part_open_centres or [None] * len(spec.parts)):
             # Lids swing up, doors swing open and drawers slide out, each to the box it then fills.
             if open_pose is None:

@@ -160,10 +160,11 @@ AGENT_SCALE = 0.6
 AGENT_SHAPE = "agent"  # the shape MCS reports for simulation agents
 MOVING_ROLES: tuple[str, ...] = ("lid", "door", "drawer")
 # A "trigger" part is a receptacle's trigger box only: it neither collides, occludes nor is drawn (the changing table's
-# shelves are boards of the table itself: a ray to the top shelf's floor picks the table).
+# shelves are boards of the table itself: a ray to the top shelf's floor picks the table). A "sight" part only hides
+# what lies behind it (rays toward other objects' points meet it): a tool's prefab colliders, where its box is seen past.
 PART_ROLES: tuple[str, ...] = (
     "body", "wall", "floor", "top", "leg", "seat", "back", "arm", "base", "shelf", "side", "frame", "head", "shell",
-    "trigger", "collider",
+    "trigger", "collider", "sight",
 ) + MOVING_ROLES
 # A registry's colliders are framed by its boundingBox (times its scale) and laid onto the catalog box; an entry
 # whose frame would have to stretch x and z unevenly (more than this fraction) lies across the catalog box (the toy
@@ -689,9 +690,22 @@ def _agent(x, y, z) -> list[Part]:
     ]
 
 
+def _rect_tool_sight(x: float, y: float, z: float) -> list[Part]:
+    """What a rectangular tool's prefab (tool_rect_*.prefab) is made of, as sight parts (its 0.3 m box collides and is
+    seen past): a plank over the middle third of its height (0.05-0.15 m at scale 1), a sphere under each corner down
+    to the floor and a post on each corner up to its top, both 0.1 m across."""
+    knob = y / 3
+    corners = [(sx * (x / 2 - knob / 2), sz * (z / 2 - knob / 2)) for sx in (-1, 1) for sz in (-1, 1)]
+    return ([_box(0, y / 3, 0, x, y / 3, z, "sight")]
+            + [_solid("sphere", cx, knob / 2, cz, knob, knob, knob, "sight") for cx, cz in corners]
+            + [_solid("cylinder", cx, 3 * y / 4, cz, knob, y / 2, knob, "sight") for cx, cz in corners])
+
+
 def _tool(kind: str, w: float, length: float, x: float, y: float, z: float) -> list[Part]:
     cy = y / 2
-    if kind in ("rect", "big"):
+    if kind == "rect":
+        return [_box(0, cy, 0, x, y, z)] + _rect_tool_sight(x, y, z)
+    if kind == "big":
         return [_box(0, cy, 0, x, y, z)]
     if kind in ("hooked", "isosceles"):
         # shaft along z on the +x side, crossbar across the +z end toward -x

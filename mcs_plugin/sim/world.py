@@ -145,6 +145,7 @@ class ObjectState:
     body_id: int = -1
     geom_ids: list[int] = field(default_factory=list)  # its solid geoms (every geom but its look)
     look_geom_ids: list[int] = field(default_factory=list)  # geoms that are only drawn (catalog role "look")
+    sight_geom_ids: list[int] = field(default_factory=list)  # geoms that only hide what lies behind (role "sight")
     lid_geom_ids: list[int] = field(default_factory=list)
     qpos: np.ndarray | None = None  # a dynamic object's free joint (x, y, z, qw, qx, qy, qz): a view into MjData.qpos
     qvel: np.ndarray | None = None  # its (vx, vy, vz) world and (wx, wy, wz) body velocity: a view into MjData.qvel
@@ -173,8 +174,8 @@ class ObjectState:
 
     @property
     def all_geom_ids(self) -> list[int]:
-        """Every geom of the object: its solid ones, then its look."""
-        return self.geom_ids + self.look_geom_ids
+        """Every geom of the object: its solid ones, its look, then its sight geoms."""
+        return self.geom_ids + self.look_geom_ids + self.sight_geom_ids
 
 
 @dataclass
@@ -303,7 +304,7 @@ class World:
         self.wake()
         self._visibility_geoms = None
         obj.present = present
-        ids = obj.all_geom_ids  # a look never collides (its contype stays 0)
+        ids = obj.all_geom_ids  # a look or sight geom never collides (its contype stays 0)
         if present:
             self.model.geom_contype[ids] = 0 if obj.ghost else self._contype[ids]
             self.model.geom_conaffinity[ids] = 0 if obj.ghost else self._conaffinity[ids]

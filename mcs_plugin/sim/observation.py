@@ -13,6 +13,7 @@ import numpy as np
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_PERFORMER, GROUP_SEE_PAST
 from mcs_plugin.geometry import BOX_CORNER_SIGNS
 from mcs_plugin.mcs import ObjectMetadata
+from mcs_plugin.sim.build import HOLE_DEPTH
 from mcs_plugin.sim.camera import camera_basis, focal_length, image_points
 from mcs_plugin.sim.catalog import AGENT_SCALE, AGENT_SHAPE, REGISTRY_BOX_SLACK, get_object_type, is_known_type, prefabs
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
@@ -357,14 +358,21 @@ def in_sight_range(world: World, performer: Performer) -> np.ndarray:
     that distance, so, across the floor plan, within MAX_VISIBLE_DISTANCE of the body's axis (AI2-THOR's
     GetAllVisibleSimObjPhysics: Physics.OverlapCapsule on the SimObjVisible layer, which MCS calls with
     MAX_DISTANCE_ACROSS_ROOM)."""
+    low, high = performer.floor_y + AXIS_LOW, performer.floor_y + AXIS_HIGH + MAX_VISIBLE_DISTANCE
+    in_range = np.zeros(len(world.objects) + 1, dtype=bool)
+    # Everything lies over the floor slab, or at most a hole's depth under it: when the slab's farthest corner is in
+    # range, so is every object (anything off the slab is outside the walls, which hide it)
+    farthest = math.hypot(abs(performer.x) + world.floor_half[0], abs(performer.z) + world.floor_half[1],
+                          max(low, 0.0) + HOLE_DEPTH)
+    if farthest <= MAX_VISIBLE_DISTANCE:
+        in_range[:-1] = True
+        return in_range
     geoms = world.visibility_geoms()
     owners = world.geom_owner[geoms]
-    low, high = performer.floor_y + AXIS_LOW, performer.floor_y + AXIS_HIGH + MAX_VISIBLE_DISTANCE
     centres = world.data.geom_xpos[geoms]
     below_or_above = np.maximum(np.maximum(low - centres[:, 2], centres[:, 2] - high), 0.0)
     centre_gap = np.hypot(np.hypot(centres[:, 0] - performer.x, centres[:, 1] - performer.z), below_or_above)
     # a geom's centre lies inside it: within range if its centre is; out of range if its bounding sphere is
-    in_range = np.zeros(len(world.objects) + 1, dtype=bool)
     in_range[owners[centre_gap <= MAX_VISIBLE_DISTANCE]] = True
     unsure = (centre_gap - world.model.geom_rbound[geoms] <= MAX_VISIBLE_DISTANCE) & ~in_range[owners]
     for owner in np.unique(owners[unsure]).tolist():

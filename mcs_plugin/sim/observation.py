@@ -22,7 +22,7 @@ from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW, Performer
 from mcs_plugin.sim.world import AGENT_RAY_GROUPS, RAY_GROUPS, RAY_GROUPS_SEE_PAST, SimObject, World
 
 MAX_VISIBLE_DISTANCE = 14.15  # MCS MAX_DISTANCE_ACROSS_ROOM: image-point rays, and the range objects are seen in
-POINT_RAY_OVERSHOOT = 1.0  # m: a visibility point's ray reaches this far past the point
+POINT_RAY_OVERSHOOT = 0.5  # m: a visibility point's ray reaches this far past the point
 
 
 def stable_color(object_id: str, taken: set[tuple[int, int, int]]) -> tuple[int, int, int]:
@@ -430,7 +430,7 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
     directions = points[in_view] - cam
     lengths = np.linalg.norm(directions, axis=1, keepdims=True)
     directions /= lengths
-    # each point's ray reaches 1 m past it (CheckIfVisibilityPointInViewport)
+    # each point's ray reaches 0.5 m past it (BaseFPSAgentController.CheckIfVisibilityPointRaycast)
     hit_geoms, dists = _point_rays(world, cam, directions, owners[in_view], agent_mask[in_view],
                                    float(lengths.max()) + POINT_RAY_OVERSHOOT)
     hit_owner = np.where(hit_geoms >= 0, world.geom_owner[np.maximum(hit_geoms, 0)], -1)

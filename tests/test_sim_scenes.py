@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mcs_plugin.sim.controller import EmbeddedController
-from mcs_plugin.sim.build import HOLE_DEPTH
+from mcs_plugin.sim.world import HOLE_DEPTH
 from tests.sim_scenes import SAMPLE_SCENES, ball, chest, scene
 
 TARGETED = {"PickupObject", "PushObject", "PullObject", "OpenObject", "CloseObject", "TorqueObject",

@@ -23,9 +23,9 @@ from mcs_plugin.sim.datafiles import data_text
 from mcs_plugin.sim.materials import material_rgb, reported_color_names
 from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW
 from mcs_plugin.sim.world import (
-    ANGULAR_DRAG, BODY_PREFIX, CONTACT_TIMECONST, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GRAVITY, PASSIVE_FLOOR_FRICTION,
-    PHYSICS_TIMESTEP, PROBE_RADIUS, ROLLING_FRICTION, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR, TORSIONAL_FRICTION,
-    UNITY_FRICTION, FloorGrid, SimObject, World,
+    ANGULAR_DRAG, BODY_PREFIX, CONTACT_TIMECONST, DEFAULT_ROOM, FLOOR_COLOR, FLOOR_ID, GRAVITY, HOLE_DEPTH,
+    PASSIVE_FLOOR_FRICTION, PHYSICS_TIMESTEP, PROBE_RADIUS, ROLLING_FRICTION, SEESAW_PLANK_THICKNESS, STRUCTURE_COLOR,
+    TORSIONAL_FRICTION, UNITY_FRICTION, FloorGrid, SimObject, World,
 )
 
 
@@ -338,7 +338,6 @@ def _room_specs(scene: Scene) -> list[_Spec]:
 # from constants of their own, other values in older releases).
 INTUITIVE_PHYSICS_SIDE_WALL_X = 7.75
 INTUITIVE_PHYSICS_WALL_HEIGHT = 6.0
-HOLE_DEPTH = 3.0  # a performer in a hole stands 3 m below the floor (camera height -2.238)
 
 
 def _floor_with_holes(scene: Scene, size: tuple[float, float, float], origin: tuple[float, float, float]) -> list:

@@ -13,13 +13,12 @@ import numpy as np
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, GROUP_PERFORMER, GROUP_SEE_PAST
 from mcs_plugin.geometry import BOX_CORNER_SIGNS
 from mcs_plugin.mcs import ObjectMetadata
-from mcs_plugin.sim.build import HOLE_DEPTH
 from mcs_plugin.sim.camera import camera_basis, focal_length, image_points
 from mcs_plugin.sim.catalog import AGENT_SCALE, AGENT_SHAPE, REGISTRY_BOX_SLACK, get_object_type, is_known_type, prefabs
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.datafiles import data_text
 from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW, Performer
-from mcs_plugin.sim.world import AGENT_RAY_GROUPS, RAY_GROUPS, RAY_GROUPS_SEE_PAST, SimObject, World
+from mcs_plugin.sim.world import AGENT_RAY_GROUPS, HOLE_DEPTH, RAY_GROUPS, RAY_GROUPS_SEE_PAST, SimObject, World
 
 MAX_VISIBLE_DISTANCE = 14.15  # MCS MAX_DISTANCE_ACROSS_ROOM: image-point rays, and the range objects are seen in
 POINT_RAY_OVERSHOOT = 0.5  # m: a visibility point's ray reaches this far past the point

@@ -75,6 +75,7 @@ SPIN_FRICTION = 0.86
 BODY_PREFIX = "obj:"  # MuJoCo body names: scene ids may be anything, "world" included
 PROBE_RADIUS = 1e-4  # a point-like geom for distance queries
 DEFAULT_ROOM = tuple(DEFAULT_ROOM_DIMENSIONS[axis] for axis in "xyz")  # (x, y, z) metres, MCS's default room
+HOLE_DEPTH = 3.0  # a performer in a hole stands 3 m below the floor (camera height -2.238)
 # MuJoCo warnings after which the state is not to be trusted (contacts dropped, or the state reset after diverging).
 PHYSICS_WARNINGS = (mujoco.mjtWarning.mjWARN_CONTACTFULL, mujoco.mjtWarning.mjWARN_CNSTRFULL,
                     mujoco.mjtWarning.mjWARN_BADQACC, mujoco.mjtWarning.mjWARN_BADQPOS,

@@ -351,21 +351,20 @@ def _visibility_points(world: World) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return points, owners, agent_mask
 
 
-def in_sight_range(world: World, performer: Performer) -> np.ndarray:
-    """Which objects (by index in world.objects, one more entry, False, for no owner) MCS tests for visibility at all:
-    those with a collider within MAX_VISIBLE_DISTANCE of the performer's capsule segment with its upper end raised by
-    that distance, so, across the floor plan, within MAX_VISIBLE_DISTANCE of the body's axis (AI2-THOR's
-    GetAllVisibleSimObjPhysics: Physics.OverlapCapsule on the SimObjVisible layer, which MCS calls with
-    MAX_DISTANCE_ACROSS_ROOM)."""
+def in_sight_range(world: World, performer: Performer) -> np.ndarray | None:
+    """Which objects (by index in world.objects, one more entry, False, for no owner) MCS tests for visibility at all,
+    or None when that is every object: those with a collider within MAX_VISIBLE_DISTANCE of the performer's capsule
+    segment with its upper end raised by that distance, so, across the floor plan, within MAX_VISIBLE_DISTANCE of the
+    body's axis (AI2-THOR's GetAllVisibleSimObjPhysics: Physics.OverlapCapsule on the SimObjVisible layer, which MCS
+    calls with MAX_DISTANCE_ACROSS_ROOM)."""
     low, high = performer.floor_y + AXIS_LOW, performer.floor_y + AXIS_HIGH + MAX_VISIBLE_DISTANCE
-    in_range = np.zeros(len(world.objects) + 1, dtype=bool)
     # Everything lies over the floor slab, or at most a hole's depth under it: when the slab's farthest corner is in
     # range, so is every object (anything off the slab is outside the walls, which hide it)
     farthest = math.hypot(abs(performer.x) + world.floor_half[0], abs(performer.z) + world.floor_half[1],
                           max(low, 0.0) + HOLE_DEPTH)
     if farthest <= MAX_VISIBLE_DISTANCE:
-        in_range[:-1] = True
-        return in_range
+        return None
+    in_range = np.zeros(len(world.objects) + 1, dtype=bool)
     geoms = world.visibility_geoms()
     owners = world.geom_owner[geoms]
     centres = world.data.geom_xpos[geoms]
@@ -399,6 +398,29 @@ def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: n
     return hit_geoms, dists
 
 
+def _grid_owners(world: World) -> np.ndarray:
+    """Per owner (index in world.objects, one more entry, False, for no owner), whether the image grid sees it
+    (_seen_by_grid); cached for the world's objects."""
+    cached = getattr(world, "_grid_owners", None)
+    if cached is None or cached[0] is not world.objects:
+        cached = (world.objects, np.array([_seen_by_grid(obj) for obj in world.objects] + [False]))
+        world._grid_owners = cached
+    return cached[1]
+
+
+def _note_nearest(seen: dict[str, float], objects: list[SimObject], owners: np.ndarray, dists: np.ndarray) -> None:
+    """Keep in `seen` each object's nearest distance among these hits (owners: indices in `objects`)."""
+    if owners.size == 0:
+        return
+    nearest = np.full(len(objects), math.inf)
+    np.minimum.at(nearest, owners, dists)
+    nearest_l = nearest.tolist()
+    for owner in np.flatnonzero(nearest < math.inf).tolist():
+        object_id, dist = objects[owner].id, nearest_l[owner]
+        if dist < seen.get(object_id, math.inf):
+            seen[object_id] = dist
+
+
 def visible_objects(world: World, performer: Performer, width: int, height: int) -> dict[str, float]:
     """Objects in view of the camera (not occluded), with the distance to their nearest seen point.
 
@@ -412,18 +434,16 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
     objects = world.objects
     hit_geoms, dists = world.rays(cam, _grid_camera_directions(width, height) @ basis, MAX_VISIBLE_DISTANCE)
     owners_hit = np.where(hit_geoms >= 0, world.geom_owner[np.maximum(hit_geoms, 0)], -1)
-    by_grid = np.array([_seen_by_grid(obj) for obj in objects] + [False])  # owner -1 (none) -> False
-    keep = by_grid[owners_hit]
-    for owner, dist in zip(owners_hit[keep].tolist(), dists[keep].tolist()):
-        object_id = objects[owner].id
-        if dist < seen.get(object_id, math.inf):
-            seen[object_id] = dist
+    keep = _grid_owners(world)[owners_hit]
+    _note_nearest(seen, objects, owners_hit[keep], dists[keep])
     points, owners, agent_mask = _visibility_points(world)
     if len(points) == 0:
         return seen
     px, py, depth = image_points(points, cam, basis, width, height)
     in_view = (depth > 0.01) & (px >= 0) & (px < width) & (py >= 0) & (py < height)
-    in_view &= in_sight_range(world, performer)[owners]
+    in_range = in_sight_range(world, performer)
+    if in_range is not None:
+        in_view &= in_range[owners]
     if not in_view.any():
         return seen
     directions = points[in_view] - cam
@@ -434,10 +454,7 @@ def visible_objects(world: World, performer: Performer, width: int, height: int)
                                    float(lengths.max()) + POINT_RAY_OVERSHOOT)
     hit_owner = np.where(hit_geoms >= 0, world.geom_owner[np.maximum(hit_geoms, 0)], -1)
     match = hit_owner == owners[in_view]
-    for owner, dist in zip(hit_owner[match].tolist(), dists[match].tolist()):
-        object_id = objects[owner].id
-        if dist < seen.get(object_id, math.inf):
-            seen[object_id] = dist
+    _note_nearest(seen, objects, hit_owner[match], dists[match])
     return seen
 
 

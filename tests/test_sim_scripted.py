@@ -647,6 +647,35 @@ def test_an_agent_stops_where_its_capsule_would_meet_an_object(sim):
     assert zs[-1] == zs[-15]  # it waits there
 
 
+def test_a_structure_stops_a_walking_agent_as_an_object_does(sim):
+    """MCSSimulationAgent.Update: every collider the capsule one step ahead overlaps stops the agent, but the floor's;
+    a wall or a platform the scene marks as a structure is no exception."""
+    for height in (2.0, 0.3):  # an interior wall; a low platform across the path
+        walker = agent(z=1.0, yaw=0.0, agentMovement={"stepBegin": 0, "sequence": [
+            {"animation": "TPF_walk", "endPoint": {"x": 0.0, "z": 3.5}}]})
+        wall = {"id": "wall", "type": "cube", "kinematic": True, "structure": True,
+                "shows": [{"stepBegin": 0, "position": {"x": 0, "y": height / 2, "z": 2.5},
+                           "scale": {"x": 3, "y": height, "z": 0.5}}]}
+        sim.start_scene(scene(walker, wall))
+        zs = [obj(out, "agent").position["z"] for out in run(sim, 50)]
+        gap = 2.25 - zs[-1]  # from the agent's axis to the wall's near face
+        assert 0.15 <= gap < 0.15 + 0.04 + 1e-6, height
+        assert zs[-1] == zs[-15]
+
+
+def test_an_agent_walks_across_the_turntable_it_stands_on(sim):
+    """What an agent stands on is under it, not in its way: an agent shown on a turntable's top (as the generator's
+    spatial-reference scenes place one) walks across it."""
+    turntable = {"id": "turntable", "type": "rotating_cog", "kinematic": True, "structure": True,
+                 "shows": [{"stepBegin": 0, "position": {"x": 0, "y": 0.55, "z": 2.0}, "scale": {"x": 1.5, "y": 5, "z": 1.5}}]}
+    walker = agent(x=-0.42, z=2.42, yaw=135.0, agentMovement={"stepBegin": 0, "sequence": [
+        {"animation": "TPF_walk", "endPoint": {"x": 0.42, "z": 1.58}}]})
+    walker["shows"][0]["position"]["y"] = 0.61
+    sim.start_scene(scene(turntable, walker))
+    end = obj(run(sim, 40)[-1], "agent").position
+    assert (end["x"], end["z"]) == (pytest.approx(0.42, abs=1e-3), pytest.approx(1.58, abs=1e-3))
+
+
 def test_an_object_moved_by_its_own_moves_is_not_also_carried_by_its_moving_container(sim):
     """IT 187: a kinematic ball lowered inside a kinematic container by the same `moves` keeps its place in it."""
     lower = [{"stepBegin": 1, "stepEnd": 4, "vector": {"x": 0, "y": -0.25, "z": 0}}]

@@ -12,7 +12,7 @@ What MCS 0.7.4 does, as measured on its recorded outputs, and what this module r
   float32 direction to the point, moves WALK_STEP, and snaps onto the point within WALK_STEP on both axes; so
   turning back after a leg is a hair under or over half a turn and the slerp takes the shorter way; only an
   exact half turn goes the way that does not cross yaw 0. Points where the agent stands are skipped.
-  It waits while the performer or an object is in its way.
+  It waits while the performer or any collider but the floor (structures too) is in its way.
 - ``actions``: a non-loop animation holds a walking agent in place from its stepBegin to its stepEnd, or for its
   clip (CLIP_HOLD_STEPS) when it has none. Only one with stepEnd makes the agent busy (AGENT_IS_BUSY);
   one without is interrupted by InteractWithAgent.
@@ -54,6 +54,9 @@ ARRIVED = 0.05  # a walk point this close is where the agent already is
 UNITY_NORMALIZE_EPSILON = 1e-5  # Vector3.Normalize returns zero below this magnitude (Unity's Vector3.kEpsilon)
 PERFORMER_BLOCKS = 0.37  # an agent does not step closer than this to the performer's axis (its capsule's
 # radius plus the performer's 0.221)
+# What reaches no higher than this over an agent's feet is under it, not in its way: the surface it stands on (the
+# generator stands agents on a turntable's top, whose height ours matches to a few millimetres)
+AGENT_FOOTING = 0.01
 PERFORMER_WAIT = 9  # an agent the performer is in the way of stands still this many steps, then takes a step
 # whatever
 # Steps a non-loop animation without stepEnd holds the agent in place: its clip's frames at one frame per step, plus
@@ -399,20 +402,23 @@ class Agents:
 
     def _blocked(self, state: AgentState, new: np.ndarray, performer_xz: tuple[float, float] | None) -> bool:
         """Whether the performer (unless None) or an object is in the way of a step to `new` (x, z): an object is when
-        it would overlap the agent's capsule there (MCSSimulationAgent's OverlapCapsule one step ahead)."""
+        it would overlap the agent's capsule there (MCSSimulationAgent.Update's OverlapCapsule one step ahead, which
+        every collider but the floor's stops: structures such as walls and platforms too)."""
         if performer_xz is not None and math.hypot(new[0] - performer_xz[0], new[1] - performer_xz[1]) < PERFORMER_BLOCKS:
             return True
         world = self.world
-        radius, _ = agent_capsule(state.obj.size[0], state.obj.size[1])
+        radius, height = agent_capsule(state.obj.size[0], state.obj.size[1])
+        feet = float(world.body_pos(state.obj)[2])
         for obj in world.objects:
-            if (obj is state.obj or obj is state.held or not obj.present or obj.is_floor or obj.structural
-                    or obj.held or not obj.geom_ids):
+            if (obj is state.obj or obj is state.held or not obj.present or obj.is_floor or obj.held
+                    or not obj.geom_ids):
                 continue
             centre = world.body_pos(obj)
-            if math.hypot(centre[0] - new[0], centre[1] - new[1]) > 2.0:
+            if math.hypot(centre[0] - new[0], centre[1] - new[1]) > radius + math.hypot(obj.size[0], obj.size[2]):
                 continue
-            point = np.array([new[0], new[1], world.center(obj)[2]])
-            if world.distance_to(obj, point, radius + 0.05) < radius:
+            geoms = world.solid_geoms(obj)
+            low, high = feet + AGENT_FOOTING + radius, feet + height - radius
+            if geoms and world.segment_distance(new[0], new[1], low, high, geoms) < radius - 1e-6:
                 return True
         return False
 

@@ -783,6 +783,10 @@ class World:
             )
         return geom, dist
 
+    def solid_geoms(self, obj: SimObject) -> list[int]:
+        """An object's geoms that collide (contype set), as Unity's colliders of its prefab."""
+        return [g for g in obj.geom_ids if self.model.geom_contype[g] != 0]
+
     def distance_to(self, obj: SimObject, point_mj: np.ndarray, distmax: float = 20.0) -> float:
         """Distance from a point to the nearest surface of an object's present geoms."""
         self.data.geom_xpos[self.probe_geom] = point_mj

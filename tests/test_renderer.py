@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from mcs_plugin.sim import renderer as renderer_mod
+from mcs_plugin.sim.geom_types import GEOM_BOX, GEOM_MESH, GEOM_PLANE
 from mcs_plugin.sim.renderer import Frame, RenderError, Renderer, projection_params
 
 W, H = 600, 400
@@ -44,7 +45,7 @@ ANALYTIC = {
     "box": 2.5, "sphere": 2.6, "cylinder": 2.7, "capsule": 2.75, "ellipsoid": 2.7, "tet": 3.0 - TET / 4,
 }
 GROUPS_0_TO_4 = np.array([1, 1, 1, 1, 1, 0], np.uint8)  # the renderer skips group 5
-FLAT = (int(mujoco.mjtGeom.mjGEOM_BOX), int(mujoco.mjtGeom.mjGEOM_PLANE), int(mujoco.mjtGeom.mjGEOM_MESH))
+FLAT = (GEOM_BOX, GEOM_PLANE, GEOM_MESH)
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from mcs_plugin.sim.camera import camera_basis, focal_length, image_points
 from mcs_plugin.sim.catalog import AGENT_SCALE, AGENT_SHAPE, REGISTRY_BOX_SLACK, get_object_type, is_known_type, prefabs
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.datafiles import data_text
+from mcs_plugin.sim.geom_types import GEOM_CAPSULE, GEOM_CYLINDER, GEOM_ELLIPSOID, GEOM_SPHERE
 from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW, Performer
 from mcs_plugin.sim.world import AGENT_RAY_GROUPS, HOLE_DEPTH, RAY_GROUPS, RAY_GROUPS_SEE_PAST, SimObject, World
 
@@ -48,8 +49,8 @@ SAMPLE_INSET = 0.9  # points sit just inside each part's surface, so a ray aimed
 # an exact corner grazes it); measured: the surface itself (1.0) matches fewer recorded observations
 SAMPLE_SPACING = 1.0  # metres: long parts get a point at least this often along each side (a 9 m tool
 # seen side-on, its corners and face centres out of view, is targetable); results are the same for 0.75-1.5 m
-_ROUND = np.array([mujoco.mjtGeom.mjGEOM_SPHERE, mujoco.mjtGeom.mjGEOM_ELLIPSOID])
-_ROUND_SIDES = np.array([mujoco.mjtGeom.mjGEOM_CYLINDER, mujoco.mjtGeom.mjGEOM_CAPSULE])
+_ROUND = np.array([GEOM_SPHERE, GEOM_ELLIPSOID])
+_ROUND_SIDES = np.array([GEOM_CYLINDER, GEOM_CAPSULE])
 # The 8 corners and 6 face centres of a box, in half-extent units.
 _BOX_POINT_SIGNS = np.array(
     [[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]

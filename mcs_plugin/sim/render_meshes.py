@@ -14,6 +14,8 @@ import math
 import mujoco
 import numpy as np
 
+from mcs_plugin.sim.geom_types import GEOM_BOX, GEOM_CAPSULE, GEOM_CYLINDER, GEOM_ELLIPSOID, GEOM_PLANE, GEOM_SPHERE
+
 __all__ = ["CREASE_DEGREES", "UNIT_MESHES", "asset_mesh"]
 
 CREASE_DEGREES = 40.0
@@ -117,12 +119,12 @@ def _cached(builder):
 
 
 UNIT_MESHES = {
-    int(mujoco.mjtGeom.mjGEOM_PLANE): _cached(_plane_mesh),
-    int(mujoco.mjtGeom.mjGEOM_SPHERE): _cached(_sphere_mesh),
-    int(mujoco.mjtGeom.mjGEOM_ELLIPSOID): _cached(_sphere_mesh),
-    int(mujoco.mjtGeom.mjGEOM_CAPSULE): _cached(_capsule_mesh),
-    int(mujoco.mjtGeom.mjGEOM_CYLINDER): _cached(_cylinder_mesh),
-    int(mujoco.mjtGeom.mjGEOM_BOX): _cached(_box_mesh),
+    GEOM_PLANE: _cached(_plane_mesh),
+    GEOM_SPHERE: _cached(_sphere_mesh),
+    GEOM_ELLIPSOID: _cached(_sphere_mesh),
+    GEOM_CAPSULE: _cached(_capsule_mesh),
+    GEOM_CYLINDER: _cached(_cylinder_mesh),
+    GEOM_BOX: _cached(_box_mesh),
 }
 
 

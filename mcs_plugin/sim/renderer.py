@@ -54,6 +54,9 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, GROUP_ABSENT
+from mcs_plugin.sim.geom_types import (
+    GEOM_BOX, GEOM_CAPSULE, GEOM_CYLINDER, GEOM_ELLIPSOID, GEOM_MESH, GEOM_PLANE, GEOM_SPHERE,
+)
 from mcs_plugin.sim.camera import pixel_ray, projection_params
 from mcs_plugin.sim.look import DEFAULT_LOOK, Look
 from mcs_plugin.sim.render_meshes import UNIT_MESHES, asset_mesh
@@ -81,8 +84,6 @@ _INST_ATTRS = ("i_pos", "i_rot", "i_scale", "i_cap", "i_rgb", "i_id", "i_surface
 _AXES_ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 _VERT_FORMAT = "3f 3f 1f"
 _VERT_ATTRS = ("in_pos", "in_normal", "in_cap")
-
-_MESH = int(mujoco.mjtGeom.mjGEOM_MESH)
 
 
 class RenderError(RuntimeError):
@@ -204,8 +205,8 @@ class Renderer:
             t = int(types[g])
             if not keep[g]:
                 continue
-            if t == _MESH:
-                key = (_MESH, int(model.geom_dataid[g]))
+            if t == GEOM_MESH:
+                key = (GEOM_MESH, int(model.geom_dataid[g]))
                 if key[1] < 0:
                     continue
             elif t in UNIT_MESHES:
@@ -217,11 +218,9 @@ class Renderer:
                 keys.append(key)
             members[key].append(g)
         rbound = np.asarray(model.geom_rbound, np.float64)
-        plane = int(mujoco.mjtGeom.mjGEOM_PLANE)
-
         def group_rank(key):
             gs = members[key]
-            return (key[0] == plane, float(np.median(rbound[gs])), key)
+            return (key[0] == GEOM_PLANE, float(np.median(rbound[gs])), key)
 
         keys.sort(key=group_rank)
         order, spans = [], []
@@ -237,16 +236,16 @@ class Renderer:
         for k, g in enumerate(order):
             t, s = int(types[g]), size[g]
             cap = 0.0
-            if t == int(mujoco.mjtGeom.mjGEOM_PLANE):
+            if t == GEOM_PLANE:
                 big = 2.0 * self.far
                 scale = (s[0] if s[0] > 0 else big, s[1] if s[1] > 0 else big, 1.0)
-            elif t == int(mujoco.mjtGeom.mjGEOM_SPHERE):
+            elif t == GEOM_SPHERE:
                 scale = (s[0], s[0], s[0])
-            elif t in (int(mujoco.mjtGeom.mjGEOM_ELLIPSOID), int(mujoco.mjtGeom.mjGEOM_BOX)):
+            elif t in (GEOM_ELLIPSOID, GEOM_BOX):
                 scale = (s[0], s[1], s[2])
-            elif t == int(mujoco.mjtGeom.mjGEOM_CYLINDER):
+            elif t == GEOM_CYLINDER:
                 scale = (s[0], s[0], s[1])
-            elif t == int(mujoco.mjtGeom.mjGEOM_CAPSULE):
+            elif t == GEOM_CAPSULE:
                 scale, cap = (s[0], s[0], s[0]), s[1]
             else:  # mesh: vertices already in the geom frame
                 scale = (1.0, 1.0, 1.0)
@@ -279,7 +278,7 @@ class Renderer:
         self._groups = []
         for key, start, stop in self._spans:
             t, mesh_id = key
-            if t == _MESH:
+            if t == GEOM_MESH:
                 verts, idx = asset_mesh(model, mesh_id)
             else:
                 verts, idx = UNIT_MESHES[t](*tess)
@@ -296,7 +295,7 @@ class Renderer:
                     index_element_size=4,
                 )
             )
-            cull = t not in (_MESH, int(mujoco.mjtGeom.mjGEOM_PLANE))
+            cull = t not in (GEOM_MESH, GEOM_PLANE)
             self._groups.append(_Group(vbo, ibo, inst, vao, start, stop, cull))
         self._tex_rgb = self._track(ctx.texture((W, H), 4, dtype="f1"))
         self._tex_depth = self._track(ctx.texture((W, H), 1, dtype="f4"))

@@ -16,6 +16,9 @@ from mcs_plugin.constants import GROUP_ABSENT, GROUP_PERFORMER
 from mcs_plugin.geometry import BOX_CORNER_SIGNS
 from mcs_plugin.mcs.scene import DEFAULT_ROOM_DIMENSIONS, Scene, SceneObject
 from mcs_plugin.sim.coords import matrix_to_quat
+from mcs_plugin.sim.geom_types import (
+    GEOM_BOX, GEOM_CAPSULE, GEOM_CYLINDER, GEOM_ELLIPSOID, GEOM_MESH, GEOM_PLANE, GEOM_SPHERE,
+)
 
 # Simulated time: MCS runs 5 Unity physics steps of 0.01 s per action (20 "physics frames" per second).
 PHYSICS_TIMESTEP = 0.0025
@@ -438,7 +441,7 @@ class World:
         for g in obj.geom_ids:
             if self.model.geom_group[g] >= GROUP_PERFORMER:
                 continue
-            if self.model.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH:
+            if self.model.geom_type[g] == GEOM_MESH:
                 dist = mujoco.mj_rayMesh(self.model, self.data, g, origin_mj, direction_mj)
             else:
                 dist = mujoco.mju_rayGeom(self.data.geom_xpos[g], self.data.geom_xmat[g], self.model.geom_size[g],
@@ -882,7 +885,7 @@ class World:
         for other in np.nonzero(gaps < reach)[0].tolist():
             if other == geom or model.geom_contype[other] == 0 or model.geom_group[other] >= GROUP_PERFORMER:
                 continue
-            if model.geom_type[other] == mujoco.mjtGeom.mjGEOM_PLANE:
+            if model.geom_type[other] == GEOM_PLANE:
                 continue
             fromto = np.zeros(6)
             dist = mujoco.mj_geomDistance(model, data, geom, other, margin + 0.05, fromto)
@@ -940,7 +943,7 @@ class World:
         model.geom_rbound[foot] = radius
         horizontal = np.hypot(data.geom_xpos[:, 0] - x, data.geom_xpos[:, 1] - y) - model.geom_rbound
         near = ((horizontal < radius) & (model.geom_contype != 0) & (model.geom_group < GROUP_PERFORMER)
-                & (model.geom_type != mujoco.mjtGeom.mjGEOM_PLANE))
+                & (model.geom_type != GEOM_PLANE))
         skip = set(exclude)
         candidates = [g for g in np.flatnonzero(near).tolist() if g not in skip]
         z = top
@@ -994,18 +997,18 @@ def _geom_bottom(model: mujoco.MjModel, data: mujoco.MjData, g: int) -> float:
     mat = data.geom_xmat[g].reshape(3, 3)
     size = model.geom_size[g]
     kind = model.geom_type[g]
-    if kind == mujoco.mjtGeom.mjGEOM_SPHERE:
+    if kind == GEOM_SPHERE:
         return float(pos[2] - size[0])
-    if kind == mujoco.mjtGeom.mjGEOM_ELLIPSOID:
+    if kind == GEOM_ELLIPSOID:
         return float(pos[2] - math.sqrt(float(np.sum((mat[2, :] * size[:3]) ** 2))))
-    if kind == mujoco.mjtGeom.mjGEOM_CYLINDER:
+    if kind == GEOM_CYLINDER:
         axis_z = abs(mat[2, 2])
         return float(pos[2] - axis_z * size[1] - size[0] * math.sqrt(max(0.0, 1.0 - axis_z ** 2)))
-    if kind == mujoco.mjtGeom.mjGEOM_CAPSULE:
+    if kind == GEOM_CAPSULE:
         return float(pos[2] - abs(mat[2, 2]) * size[1] - size[0])
-    if kind == mujoco.mjtGeom.mjGEOM_BOX:
+    if kind == GEOM_BOX:
         return float(pos[2] - np.abs(mat[2, :]) @ size[:3])
-    if kind == mujoco.mjtGeom.mjGEOM_MESH:
+    if kind == GEOM_MESH:
         mesh = model.geom_dataid[g]
         start, count = model.mesh_vertadr[mesh], model.mesh_vertnum[mesh]
         verts = model.mesh_vert[start : start + count]

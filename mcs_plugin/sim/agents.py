@@ -409,6 +409,7 @@ class Agents:
         world = self.world
         radius, height = agent_capsule(state.obj.size[0], state.obj.size[1])
         feet = float(world.body_pos(state.obj)[2])
+        low, high = feet + AGENT_FOOTING + radius, feet + height - radius
         for obj in world.objects:
             if (obj is state.obj or obj is state.held or not obj.present or obj.is_floor or obj.held
                     or not obj.geom_ids):
@@ -417,7 +418,6 @@ class Agents:
             if math.hypot(centre[0] - new[0], centre[1] - new[1]) > radius + math.hypot(obj.size[0], obj.size[2]):
                 continue
             geoms = world.solid_geoms(obj)
-            low, high = feet + AGENT_FOOTING + radius, feet + height - radius
             if geoms and world.segment_distance(new[0], new[1], low, high, geoms) < radius - 1e-6:
                 return True
         return False

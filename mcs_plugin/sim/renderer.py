@@ -54,10 +54,10 @@ import mujoco
 import numpy as np
 
 from mcs_plugin.constants import CAMERA_FIELD_OF_VIEW, CLIPPING_PLANES, GROUP_ABSENT
+from mcs_plugin.sim.camera import pixel_ray, projection_params
 from mcs_plugin.sim.geom_types import (
     GEOM_BOX, GEOM_CAPSULE, GEOM_CYLINDER, GEOM_ELLIPSOID, GEOM_MESH, GEOM_PLANE, GEOM_SPHERE,
 )
-from mcs_plugin.sim.camera import pixel_ray, projection_params
 from mcs_plugin.sim.look import DEFAULT_LOOK, Look
 from mcs_plugin.sim.render_meshes import UNIT_MESHES, asset_mesh
 from mcs_plugin.sim.render_shaders import FRAGMENT_SHADER, vertex_shader
@@ -218,6 +218,7 @@ class Renderer:
                 keys.append(key)
             members[key].append(g)
         rbound = np.asarray(model.geom_rbound, np.float64)
+
         def group_rank(key):
             gs = members[key]
             return (key[0] == GEOM_PLANE, float(np.median(rbound[gs])), key)

@@ -442,6 +442,11 @@ def _fmt(values) -> str:
 # Parts with no mass, outside an object's solid geoms: its look (only drawn) and its sight parts (only met by rays).
 MASSLESS_ROLES = ("look", "sight")
 
+# Roles of parts that never collide, and the group each is in instead of its object's: an agent's shell (met only by
+# rays toward agents), a receptacle's trigger box (not even drawn), a look (only drawn), a sight part (only met by rays).
+NON_COLLIDING_ROLE_GROUPS = {"shell": GROUP_AGENT_SHELL, "trigger": GROUP_ABSENT, "look": GROUP_LOOK,
+                             "sight": GROUP_STRUCTURE}
+
 
 def _geom_xml(spec: _Spec, index: int, part: tuple, mass: float, meshes: list[str]) -> str:
     """MJCF for one part, in the body's frame (MuJoCo axes); an agent's shell neither collides nor occludes, a
@@ -452,10 +457,9 @@ def _geom_xml(spec: _Spec, index: int, part: tuple, mass: float, meshes: list[st
     size_mj = size[[0, 2, 1]]
     quat = matrix_to_quat(rot)
     name = f"{spec.name}#{index}"
-    group = {"shell": GROUP_AGENT_SHELL, "trigger": GROUP_ABSENT, "look": GROUP_LOOK, "sight": GROUP_STRUCTURE}.get(
-        role, spec.group)
+    group = NON_COLLIDING_ROLE_GROUPS.get(role, spec.group)
     common = f'name="{_xml_escape(name)}" pos="{_fmt(pos_mj)}" quat="{_fmt(quat)}" group="{group}" mass="{mass:.6g}"'
-    if role in ("shell", "trigger", "look", "sight"):
+    if role in NON_COLLIDING_ROLE_GROUPS:
         common += ' contype="0" conaffinity="0"'
     if kind == "box":
         return f'<geom type="box" size="{_fmt(np.maximum(size_mj / 2, 1e-4))}" {common}/>'

@@ -382,15 +382,25 @@ def in_sight_range(world: World, performer: Performer) -> np.ndarray | None:
     return in_range
 
 
+def _tool_owners(world: World) -> np.ndarray:
+    """Per owner (index in world.objects, one more entry, False, for no owner), whether it is a tool (has geoms in
+    GROUP_SEE_PAST); cached until the geoms tested for visibility change."""
+    geoms = world.visibility_geoms()
+    cached = getattr(world, "_tool_owners", None)
+    if cached is None or cached[0] is not geoms:
+        tools = np.zeros(len(world.objects) + 1, dtype=bool)
+        tools[world.geom_owner[geoms[world.model.geom_group[geoms] == GROUP_SEE_PAST]]] = True
+        cached = (geoms, tools)
+        world._tool_owners = cached
+    return cached[1]
+
+
 def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: np.ndarray, agent_point: np.ndarray,
                 reach: float):
     """First geoms hit (and distances, up to `reach`) by the rays toward visibility points of the given owners: a ray
     toward another object's point passes through tools (GROUP_SEE_PAST), one toward a tool's own point meets it; only
     rays toward an agent's points meet agents' shells."""
-    geoms = world.visibility_geoms()
-    tools = np.zeros(len(world.objects) + 1, dtype=bool)  # by owner; the last entry for owner -1
-    tools[world.geom_owner[geoms[world.model.geom_group[geoms] == GROUP_SEE_PAST]]] = True
-    tool_point = tools[owners]
+    tool_point = _tool_owners(world)[owners]
     hit_geoms, dists = np.full(len(directions), -1, dtype=np.int32), np.full(len(directions), -1.0)
     for which, groups in ((~tool_point & ~agent_point, RAY_GROUPS_SEE_PAST), (tool_point & ~agent_point, RAY_GROUPS),
                           (agent_point, AGENT_RAY_GROUPS)):

@@ -18,7 +18,7 @@ from mcs_plugin.sim.catalog import AGENT_SCALE, AGENT_SHAPE, REGISTRY_BOX_SLACK,
 from mcs_plugin.sim.coords import mj_matrices_to_unity_euler
 from mcs_plugin.sim.datafiles import data_text
 from mcs_plugin.sim.geom_types import GEOM_CAPSULE, GEOM_CYLINDER, GEOM_ELLIPSOID, GEOM_SPHERE
-from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW, Performer
+from mcs_plugin.sim.performer import AXIS_HIGH, AXIS_LOW, Performer, axis_distances
 from mcs_plugin.sim.world import AGENT_RAY_GROUPS, HOLE_DEPTH, RAY_GROUPS, RAY_GROUPS_SEE_PAST, SimObject, World
 
 MAX_VISIBLE_DISTANCE = 14.15  # MCS MAX_DISTANCE_ACROSS_ROOM: image-point rays, and the range objects are seen in
@@ -368,9 +368,7 @@ def in_sight_range(world: World, performer: Performer) -> np.ndarray | None:
     in_range = np.zeros(len(world.objects) + 1, dtype=bool)
     geoms = world.visibility_geoms()
     owners = world.geom_owner[geoms]
-    centres = world.data.geom_xpos[geoms]
-    below_or_above = np.maximum(np.maximum(low - centres[:, 2], centres[:, 2] - high), 0.0)
-    centre_gap = np.hypot(np.hypot(centres[:, 0] - performer.x, centres[:, 1] - performer.z), below_or_above)
+    centre_gap = axis_distances(world.data.geom_xpos[geoms], performer.x, performer.z, low, high)
     # a geom's centre lies inside it: within range if its centre is; out of range if its bounding sphere is
     in_range[owners[centre_gap <= MAX_VISIBLE_DISTANCE]] = True
     unsure = (centre_gap - world.model.geom_rbound[geoms] <= MAX_VISIBLE_DISTANCE) & ~in_range[owners]

@@ -48,6 +48,13 @@ AGENT_COLLIDER_RADIUS = 0.07  # a simulation agent only stops the performer near
 # passes, 0.27 m stops), whatever its arms and body look like
 
 
+def axis_distances(points_mj: np.ndarray, x: float, z: float, low: float, high: float) -> np.ndarray:
+    """Distances from points (N, 3; MuJoCo frame) to the vertical segment over (x, z) (MuJoCo x, y) from height `low`
+    to `high`: a body's axis."""
+    below_or_above = np.maximum(np.maximum(low - points_mj[:, 2], points_mj[:, 2] - high), 0.0)
+    return np.hypot(np.hypot(points_mj[:, 0] - x, points_mj[:, 1] - z), below_or_above)
+
+
 @dataclass
 class Performer:
     """Where the performer is and how it looks (MCS units: metres, degrees)."""
@@ -294,8 +301,7 @@ class Performer:
     def reach_axis_distance(self, point_mj: np.ndarray) -> float:
         """Distance from a point to the reach zone's axis segment (AXIS_LOW..REACH_AXIS_HIGH above the feet)."""
         low, high = self.floor_y + AXIS_LOW, self.floor_y + REACH_AXIS_HIGH
-        dz = max(low - point_mj[2], 0.0, point_mj[2] - high)
-        return math.hypot(math.hypot(point_mj[0] - self.x, point_mj[1] - self.z), dz)
+        return float(axis_distances(np.asarray(point_mj, float)[None], self.x, self.z, low, high)[0])
 
     def horizontal_distance(self, x: float, z: float) -> float:
         """Distance on the floor plan (MuJoCo x, y) from the body's axis, where the camera is, to a point."""

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mcs_plugin.sim.performer import axis_distances
 from tests.sim_scenes import ball, chest, obj, run, scene, wall
 
 SIM_DIR = Path(__file__).resolve().parents[1] / "mcs_plugin" / "sim"
@@ -685,6 +686,19 @@ def _ball_on_high_stand(sim, stand_front: float) -> None:
     high["shows"][0]["position"]["y"] = 1.3
     sim.start_scene(scene(stand, high, tilt=-10))
     assert obj(sim.last_output, "ball").visible is True
+
+
+def test_distance_to_a_body_axis_is_across_the_floor_beside_it_and_to_its_ends_above_or_below():
+    # an axis over (1, 2) (MuJoCo x, y) from 0.1 to 0.8 m up
+    points = np.array([
+        [1.0, 2.0, 0.5],   # on the axis
+        [1.3, 2.4, 0.5],   # beside it: 0.5 m across the floor
+        [1.0, 2.0, 1.1],   # above its top: 0.3 m
+        [1.0, 2.0, -0.2],  # below its bottom: 0.3 m
+        [1.3, 2.4, 1.1],   # above and beside: to the top end
+    ])
+    np.testing.assert_allclose(axis_distances(points, 1.0, 2.0, 0.1, 0.8),
+                               [0.0, 0.5, 0.3, 0.3, np.hypot(0.5, 0.3)], atol=1e-12)
 
 
 def test_reach_is_measured_across_the_floor_plan_up_to_the_raised_top_of_the_reach_zone(sim):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
 import zlib
+from typing import Callable, TypeVar
 
 import mujoco
 import numpy as np
@@ -254,30 +256,43 @@ def _grid_camera_directions(width: int, height: int) -> np.ndarray:
     return dirs / np.linalg.norm(dirs, axis=1, keepdims=True)
 
 
+_T = TypeVar("_T")
+
+
+def _cached_on(world: World, name: str, key: tuple, build: Callable[[], _T]) -> _T:
+    """build()'s value, kept on the world under `name` until one of `key`'s items is replaced (compared by identity)."""
+    cached = getattr(world, name, None)
+    if cached is None or not all(map(operator.is_, cached[0], key)):
+        cached = (key, build())
+        setattr(world, name, cached)
+    return cached[1]
+
+
 def _sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
     """Visibility points of every geom in its own frame (P, 3) and the geom each belongs to (P,), cached: the
     generic points of each geom, or an object's registry points on one of its geoms (its other geoms carry none)."""
-    cached = getattr(world, "_visibility_samples", None)
-    if cached is None:
-        per_geom: list[np.ndarray | None] = [None] * world.model.ngeom
-        for obj in world.objects:
-            for geom in obj.look_geom_ids:  # only drawn: never a visibility point's part
+    return _cached_on(world, "_visibility_samples", (), lambda: _build_sample_points_local(world))
+
+
+def _build_sample_points_local(world: World) -> tuple[np.ndarray, np.ndarray]:
+    """What _sample_points_local keeps: every geom's visibility points in its own frame, and their geoms."""
+    per_geom: list[np.ndarray | None] = [None] * world.model.ngeom
+    for obj in world.objects:
+        for geom in obj.look_geom_ids:  # only drawn: never a visibility point's part
+            per_geom[geom] = np.zeros((0, 3))
+        if obj.is_door:
+            for geom in obj.geom_ids:
+                per_geom[geom] = world.model.geom_aabb[geom, :3] + door_panel_points(
+                    tuple(float(v) for v in 2.0 * world.model.geom_aabb[geom, [3, 5, 4]]))[:, [0, 2, 1]]
+            continue
+        anchor = _registry_anchor(world, obj) if not obj.is_agent else -1
+        samples = _registry_samples(world, obj, anchor) if anchor >= 0 else None
+        if samples is not None:
+            for geom in obj.geom_ids:
                 per_geom[geom] = np.zeros((0, 3))
-            if obj.is_door:
-                for geom in obj.geom_ids:
-                    per_geom[geom] = world.model.geom_aabb[geom, :3] + door_panel_points(
-                        tuple(float(v) for v in 2.0 * world.model.geom_aabb[geom, [3, 5, 4]]))[:, [0, 2, 1]]
-                continue
-            anchor = _registry_anchor(world, obj) if not obj.is_agent else -1
-            samples = _registry_samples(world, obj, anchor) if anchor >= 0 else None
-            if samples is not None:
-                for geom in obj.geom_ids:
-                    per_geom[geom] = np.zeros((0, 3))
-                per_geom[anchor] = samples
-        per_geom = [p if p is not None else _geom_samples(world.model, geom) for geom, p in enumerate(per_geom)]
-        cached = (np.concatenate(per_geom), np.repeat(np.arange(world.model.ngeom), [len(p) for p in per_geom]))
-        world._visibility_samples = cached
-    return cached
+            per_geom[anchor] = samples
+    per_geom = [p if p is not None else _geom_samples(world.model, geom) for geom, p in enumerate(per_geom)]
+    return np.concatenate(per_geom), np.repeat(np.arange(world.model.ngeom), [len(p) for p in per_geom])
 
 
 def _seen_by_grid(obj: SimObject) -> bool:
@@ -324,16 +339,15 @@ def _point_selection(world: World) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The visibility points of the geoms tested for visibility, less the agents' (seen by their own points): each in
     its geom's frame, its geom and its owner; cached until those geoms or their points change."""
     geoms, samples = world.visibility_geoms(), _sample_points_local(world)
-    cached = getattr(world, "_point_selection", None)
-    if cached is not None and cached[0] is geoms and cached[1] is samples:
-        return cached[2]
-    agent_indices = [i for i, o in enumerate(world.objects) if o.is_agent]
-    tested = geoms[~np.isin(world.geom_owner[geoms], agent_indices)]
-    all_local, all_geoms = samples
-    keep = np.isin(all_geoms, tested)
-    selection = (all_local[keep], all_geoms[keep], world.geom_owner[all_geoms[keep]])
-    world._point_selection = (geoms, samples, selection)
-    return selection
+
+    def select() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        agent_indices = [i for i, o in enumerate(world.objects) if o.is_agent]
+        tested = geoms[~np.isin(world.geom_owner[geoms], agent_indices)]
+        all_local, all_geoms = samples
+        keep = np.isin(all_geoms, tested)
+        return all_local[keep], all_geoms[keep], world.geom_owner[all_geoms[keep]]
+
+    return _cached_on(world, "_point_selection", (geoms, samples), select)
 
 
 def _visibility_points(world: World) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -384,13 +398,13 @@ def _tool_owners(world: World) -> np.ndarray:
     """Per owner (index in world.objects, one more entry, False, for no owner), whether it is a tool (has geoms in
     GROUP_SEE_PAST); cached until the geoms tested for visibility change."""
     geoms = world.visibility_geoms()
-    cached = getattr(world, "_tool_owners", None)
-    if cached is None or cached[0] is not geoms:
-        tools = np.zeros(len(world.objects) + 1, dtype=bool)
-        tools[world.geom_owner[geoms[world.model.geom_group[geoms] == GROUP_SEE_PAST]]] = True
-        cached = (geoms, tools)
-        world._tool_owners = cached
-    return cached[1]
+
+    def tools() -> np.ndarray:
+        by_owner = np.zeros(len(world.objects) + 1, dtype=bool)
+        by_owner[world.geom_owner[geoms[world.model.geom_group[geoms] == GROUP_SEE_PAST]]] = True
+        return by_owner
+
+    return _cached_on(world, "_tool_owners", (geoms,), tools)
 
 
 def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: np.ndarray, agent_point: np.ndarray,
@@ -410,11 +424,8 @@ def _point_rays(world: World, cam: np.ndarray, directions: np.ndarray, owners: n
 def _grid_owners(world: World) -> np.ndarray:
     """Per owner (index in world.objects, one more entry, False, for no owner), whether the image grid sees it
     (_seen_by_grid); cached for the world's objects."""
-    cached = getattr(world, "_grid_owners", None)
-    if cached is None or cached[0] is not world.objects:
-        cached = (world.objects, np.array([_seen_by_grid(obj) for obj in world.objects] + [False]))
-        world._grid_owners = cached
-    return cached[1]
+    return _cached_on(world, "_grid_owners", (world.objects,),
+                      lambda: np.array([_seen_by_grid(obj) for obj in world.objects] + [False]))
 
 
 def _note_nearest(seen: dict[str, float], objects: list[SimObject], owners: np.ndarray, dists: np.ndarray) -> None:
